@@ -1,0 +1,105 @@
+"""Benchmark the rules engine: re-scoring whole games from their records.
+
+Run with `make bench` (or `.venv/bin/python bench/engine.py`). A fixed seed makes
+the games the same on every run. Figures go to docs/PERFORMANCE.md.
+
+Measured: parse (record dict -> typed Record) plus score (Record -> Standings),
+which is what the app does on every scoreboard request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from referee.engine.errors import RulesError
+from referee.engine.records import parse_record, score_record
+
+CONTRACTS = ["spades", "hearts", "diamonds", "clubs", "no-trump"]
+PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def random_boulmous_deal(rng: random.Random) -> dict[str, Any]:
+    """A plausible deal: one in ten passed, the rest with six tricks dealt out at random."""
+    if rng.random() < 0.1:
+        return {"passed": True}
+    tricks = [0, 0, 0, 0]
+    for _ in range(6):
+        tricks[rng.randrange(4)] += 1
+    return {
+        "taker": rng.randrange(4),
+        "bid": rng.choice([3, 3, 3, 4, 4, 5, 6]),
+        "contract": rng.choice(CONTRACTS),
+        "tricks": tricks,
+    }
+
+
+def boulmous_record(deals: list[dict[str, Any]], target: int) -> dict[str, Any]:
+    return {
+        "format": "referee-game/1",
+        "game": "boulmous",
+        "players": PLAYERS,
+        "first_dealer": 0,
+        "rules": {"target": target},
+        "stake": "0.50",
+        "deals": deals,
+    }
+
+
+def random_boulmous_game(rng: random.Random) -> dict[str, Any]:
+    """A game played to its end at 21 (deals after the win cut off)."""
+    record = boulmous_record([random_boulmous_deal(rng) for _ in range(60)], 21)
+    try:
+        score_record(parse_record(record))
+    except RulesError as error:
+        won_at = error.problems[0].params["won_at"]
+        assert isinstance(won_at, int)
+        record["deals"] = record["deals"][:won_at]
+    return record
+
+
+def rescore(record: dict[str, Any]) -> None:
+    score_record(parse_record(record))
+
+
+def per_call(fn: Callable[[], None], repeat: int) -> list[float]:
+    """Wall time of each call, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=20261130)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    games = [random_boulmous_game(rng) for _ in range(args.games)]
+    deals = sum(len(g["deals"]) for g in games)
+    start = time.perf_counter()
+    for game in games:
+        rescore(game)
+    elapsed = time.perf_counter() - start
+    print(f"Boulmous: {args.games} random games to 21, {deals} deals, seed {args.seed}")
+    print(f"  {args.games / elapsed:,.0f} games/s, {elapsed / deals * 1e6:.1f} µs per deal")
+
+    long_game = boulmous_record([random_boulmous_deal(rng) for _ in range(40)], 999)
+    times = per_call(lambda: rescore(long_game), 2000)
+    p95 = statistics.quantiles(times, n=20)[-1]
+    print(
+        f"  40-deal game: median {statistics.median(times) * 1e3:.3f} ms, "
+        f"p95 {p95 * 1e3:.3f} ms (target <= 2 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

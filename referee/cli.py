@@ -1,0 +1,84 @@
+"""The `referee` command: `referee score FILE` prints a game's standings as JSON.
+
+Problems with a record go to standard error, one line each, in the user's language
+(`--lang`, else the locale's `LC_ALL` / `LC_MESSAGES` / `LANG`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Final, TextIO
+
+from referee.engine.errors import RulesError
+from referee.engine.messages import language
+from referee.engine.records import load_record, score_record, standings_json
+
+#: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
+INVALID: Final = 1
+UNREADABLE: Final = 2
+_CANNOT_READ: Final = {
+    "en": "cannot read {path}: {reason}",
+    "fr": "impossible de lire {path} : {reason}",
+}
+
+
+def user_language(option: str | None, environ: os._Environ[str] | dict[str, str]) -> str:
+    """The language for messages: the option, else the POSIX locale variables, else English."""
+    if option:
+        return language(option)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return language(environ[name])
+    return language(None)
+
+
+def _read(path: str, stdin: TextIO) -> bytes:
+    if path == "-":
+        return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO) -> int:
+    """Print the standings of the record at `path` (`-`: standard input)."""
+    try:
+        data = _read(path, stdin)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(_CANNOT_READ[lang].format(path=path, reason=reason), file=stderr)
+        return UNREADABLE
+    try:
+        standings = score_record(load_record(data))
+    except RulesError as error:
+        for line in error.messages(lang):
+            print(line, file=stderr)
+        return INVALID
+    json.dump(standings_json(standings), stdout, ensure_ascii=False, indent=2)
+    stdout.write("\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand per task."""
+    parser = argparse.ArgumentParser(prog="referee", description="Referee: card game scores.")
+    parser.add_argument("--lang", choices=["fr", "en"], help="language of messages")
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="print a game record's standings as JSON")
+    score.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
+    score.add_argument("--lang", choices=["fr", "en"], dest="score_lang", help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `referee` command."""
+    args = build_parser().parse_args(argv)
+    lang = user_language(args.score_lang or args.lang, os.environ)
+    return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,495 @@
+"""Boulmous: four players, 24 cards, bids of 3 to 6 tricks, boîtes, first to 21.
+
+Rule text: `shared/seeds/000_52c06670bb49f5a7.txt`; rulings: `shared/RULINGS.md`;
+the project's reading, with the seed sentence behind each rule: `docs/RULES.md`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from referee.engine.cards import Card, Rank, Suit
+from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.fields import (
+    is_int,
+    read_bool,
+    read_choice,
+    read_counts,
+    read_int,
+    read_object,
+    read_seat,
+)
+from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
+from referee.engine.settlement import Payment, settle
+
+PLAYERS: Final = 4
+TRICKS: Final = 6  # "jusqu'à ce que les 6 levées soient jouées"
+MIN_BID: Final = 3  # "Une enchère doit inclure le nombre de levées (de trois à six)"
+BOULMOUS: Final = 6  # "annoncer boulmous, ce qui correspond à six levées"
+BOULMOUS_WORD: Final = "boulmous"
+PASS: Final = "pass"
+#: The deck: "9, 10, Valet, Dame, Roi et As".
+RANKS: Final = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+MAX_TARGET: Final = 999
+
+
+class Contract(StrEnum):
+    """What the taker names: a trump or no-trump ("pique, cœur, carreau, trèfle ou sans atout")."""
+
+    SPADES = "spades"
+    HEARTS = "hearts"
+    DIAMONDS = "diamonds"
+    CLUBS = "clubs"
+    NO_TRUMP = "no-trump"
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or None at no-trump."""
+        return None if self is Contract.NO_TRUMP else Suit(self.value)
+
+
+class TakerScores(StrEnum):
+    """What a taker who makes the bid scores: the tricks taken (default) or the bid."""
+
+    TRICKS = "tricks"
+    BID = "bid"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house-rule flags of a Boulmous game, defaults as in RULINGS.md."""
+
+    target: int = 21  # "Le but du jeu est d'être le premier à atteindre 21 points."
+    taker_scores: TakerScores = TakerScores.TRICKS
+    failed_taker_keeps_tricks: bool = False
+
+
+#: One call of the auction: a bid of 3..6 tricks, or None for a pass.
+Call = int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A deal that was played: the taker, the bid, the trump, the tricks per seat."""
+
+    taker: int
+    bid: int
+    contract: Contract
+    tricks: tuple[int, ...]
+    auction: tuple[Call, ...] | None = None
+    dealer: int | None = None
+
+    @property
+    def made(self) -> bool:
+        """The taker took at least as many tricks as bid."""
+        return self.tricks[self.taker] >= self.bid
+
+    @property
+    def is_boulmous(self) -> bool:
+        """The bid was for all six tricks."""
+        return self.bid == BOULMOUS
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A void deal: everyone passed ("la donne est nulle")."""
+
+    auction: tuple[Call, ...] | None = None
+    dealer: int | None = None
+
+
+Deal = Played | Passed
+
+_PLAYED_FIELDS: Final = frozenset({"taker", "bid", "contract", "tricks", "auction", "dealer"})
+_PASSED_FIELDS: Final = frozenset({"passed", "auction", "dealer"})
+_RULE_FIELDS: Final = frozenset({"target", "taker_scores", "failed_taker_keeps_tricks"})
+
+
+# --- reading and writing the record ------------------------------------------------
+
+
+def parse_bid(value: object, field: str, problems: list[Problem]) -> int | None:
+    """Read a bid: 3 to 6 tricks, or the word "boulmous" (6)."""
+    if value == BOULMOUS_WORD:
+        return BOULMOUS
+    if isinstance(value, int) and is_int(value) and MIN_BID <= value <= BOULMOUS:
+        return value
+    problems.append(problem("bid_range", field, value=value, low=MIN_BID, high=BOULMOUS))
+    return None
+
+
+def dump_bid(bid: int) -> int | str:
+    """Write a bid; six tricks are written as the game names them, "boulmous"."""
+    return BOULMOUS_WORD if bid == BOULMOUS else bid
+
+
+def _parse_auction(raw: object, problems: list[Problem]) -> tuple[Call, ...] | None:
+    """Read the calls of one round, from the dealer's left to the dealer, strictly rising."""
+    if not isinstance(raw, list):
+        problems.append(problem("auction_not_list", "auction", value=raw))
+        return None
+    if len(raw) != PLAYERS:
+        problems.append(problem("auction_length", "auction", count=len(raw), players=PLAYERS))
+        return None
+    calls: list[Call] = []
+    standing = 0
+    found = len(problems)
+    for number, value in enumerate(raw, start=1):
+        if value == PASS:
+            calls.append(None)
+            continue
+        bid = parse_bid(value, f"auction[{number - 1}]", problems)
+        if bid is None:
+            continue
+        # "Une enchère sera supérieure à une autre ... si le nombre de levées demandées
+        # est supérieur": each bid must rise above the standing one.
+        if bid <= standing:
+            problems.append(
+                problem(
+                    "auction_not_rising",
+                    "auction",
+                    call=number,
+                    value=dump_bid(bid),
+                    standing=dump_bid(standing),
+                )
+            )
+        standing = max(standing, bid)
+        calls.append(bid)
+    return tuple(calls) if len(problems) == found else None
+
+
+def _highest_call(auction: Sequence[Call]) -> tuple[int, int] | None:
+    """The winning call as (position in the auction, bid), or None if all passed."""
+    best: tuple[int, int] | None = None
+    for position, call in enumerate(auction):
+        if call is not None and (best is None or call > best[1]):
+            best = (position, call)
+    return best
+
+
+class Boulmous:
+    """The Boulmous rules: reading deals, checking them, scoring a game."""
+
+    key: str = "boulmous"
+    player_counts: tuple[int, ...] = (PLAYERS,)
+
+    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
+        """Read the flags `target`, `taker_scores`, `failed_taker_keeps_tricks`."""
+        problems: list[Problem] = []
+        read_object(raw, _RULE_FIELDS, problems)
+        default = Rules()
+        target = read_int(raw, "target", problems, 1, MAX_TARGET, optional=True)
+        taker_scores = read_choice(raw, "taker_scores", TakerScores, problems, optional=True)
+        keeps = read_bool(raw, "failed_taker_keeps_tricks", problems, optional=True)
+        check(problems)
+        return Rules(
+            target=default.target if target is None else target,
+            taker_scores=taker_scores or default.taker_scores,
+            failed_taker_keeps_tricks=default.failed_taker_keeps_tricks if keeps is None else keeps,
+        )
+
+    def dump_rules(self, rules: Rules) -> dict[str, object]:
+        """Write all three flags."""
+        return {
+            "target": rules.target,
+            "taker_scores": rules.taker_scores.value,
+            "failed_taker_keeps_tricks": rules.failed_taker_keeps_tricks,
+        }
+
+    def parse_deal(self, raw: object, players: int) -> Deal:
+        """Read one deal: a played one or `{"passed": true}`, every problem at once."""
+        problems: list[Problem] = []
+        if isinstance(raw, dict) and "passed" in raw:
+            return self._parse_passed(raw, problems)
+        obj = read_object(raw, _PLAYED_FIELDS, problems)
+        if obj is None:
+            raise RulesError(problems)
+        taker = read_seat(obj, "taker", PLAYERS, problems)
+        bid = None
+        if "bid" not in obj:
+            problems.append(problem("missing", "bid"))
+        else:
+            bid = parse_bid(obj["bid"], "bid", problems)
+        contract = read_choice(obj, "contract", Contract, problems)
+        tricks = read_counts(obj, "tricks", PLAYERS, problems, TRICKS)
+        # "La manche se déroule ainsi jusqu'à ce que les 6 levées soient jouées."
+        if tricks is not None and sum(tricks) != TRICKS:
+            problems.append(problem("tricks_total", "tricks", total=sum(tricks), tricks=TRICKS))
+        auction = _parse_auction(obj["auction"], problems) if "auction" in obj else None
+        dealer = read_seat(obj, "dealer", PLAYERS, problems, optional=True)
+        if auction is not None and bid is not None:
+            highest = _highest_call(auction)
+            if highest is None:
+                problems.append(problem("auction_all_passed", "auction"))
+            elif highest[1] != bid:
+                problems.append(
+                    problem(
+                        "auction_bid", "auction", auction=dump_bid(highest[1]), bid=dump_bid(bid)
+                    )
+                )
+        check(problems)
+        assert taker is not None
+        assert bid is not None
+        assert contract is not None
+        assert tricks is not None
+        return Played(taker, bid, contract, tricks, auction, dealer)
+
+    def _parse_passed(self, raw: Mapping[str, object], problems: list[Problem]) -> Passed:
+        read_object(raw, _PASSED_FIELDS, problems)
+        if raw["passed"] is not True:
+            problems.append(problem("passed_not_true", "passed", value=raw["passed"]))
+        auction = _parse_auction(raw["auction"], problems) if "auction" in raw else None
+        if auction is not None and _highest_call(auction) is not None:
+            problems.append(problem("passed_with_bid", "auction"))
+        dealer = read_seat(raw, "dealer", PLAYERS, problems, optional=True)
+        check(problems)
+        return Passed(auction, dealer)
+
+    def dump_deal(self, deal: Deal) -> dict[str, object]:
+        """Write a deal as the record format has it."""
+        out: dict[str, object]
+        if isinstance(deal, Passed):
+            out = {"passed": True}
+        else:
+            out = {
+                "taker": deal.taker,
+                "bid": dump_bid(deal.bid),
+                "contract": deal.contract.value,
+                "tricks": list(deal.tricks),
+            }
+        if deal.auction is not None:
+            out["auction"] = [PASS if c is None else dump_bid(c) for c in deal.auction]
+        if deal.dealer is not None:
+            out["dealer"] = deal.dealer
+        return out
+
+    # --- scoring --------------------------------------------------------------------
+
+    def score(self, record: Record[Rules, Deal]) -> Standings:
+        """Play the deals in order, checking what depends on their place in the game."""
+        rules = record.rules
+        scores = [0] * PLAYERS
+        boites = [0] * PLAYERS
+        results: list[DealResult] = []
+        payments: list[Payment] = []
+        problems: list[Problem] = []
+        winner: int | None = None
+        won_at = 0
+        for number, deal in enumerate(record.deals, start=1):
+            # "Le donneur" passes to the left (+1) after every deal, a void one included.
+            dealer = (record.first_dealer + number - 1) % PLAYERS
+            if winner is not None:
+                problems.append(problem("after_win", "deals", won_at=won_at).at_deal(number))
+                break
+            problems.extend(p.at_deal(number) for p in _placement_problems(deal, dealer, record))
+            deltas, marks = deal_deltas(deal, rules)
+            for seat, delta in enumerate(deltas):
+                scores[seat] += delta
+            for mark in marks:
+                if mark.kind is MarkKind.BOITE and mark.seat is not None:
+                    boites[mark.seat] += 1
+            payments.extend(_deal_payments(marks))
+            winner = game_winner(scores, deal, rules.target)
+            if winner is not None:
+                won_at = number
+                marks = (*marks, Mark(MarkKind.WIN, winner))
+            results.append(DealResult(tuple(deltas), dealer, marks))
+        check(problems)
+        if winner is not None:
+            # "Le gagnant de la partie récolte une mise par joueur", and "les joueurs
+            # ayant fait des boîtes ... payer au gagnant une mise supplémentaire par boîte".
+            payments.extend(
+                Payment(seat, winner, 1 + boites[seat]) for seat in range(PLAYERS) if seat != winner
+            )
+        next_dealer = None if winner is not None else (record.first_dealer + len(results)) % PLAYERS
+        return Standings(
+            game=self.key,
+            finished=winner is not None,
+            winners=() if winner is None else (winner,),
+            scores=tuple(scores),
+            deals=tuple(results),
+            next_dealer=next_dealer,
+            boites=tuple(boites),
+            money=None if record.stake is None else settle(PLAYERS, payments, record.stake),
+        )
+
+
+def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) -> list[Problem]:
+    """Check what depends on who dealt: the stated dealer, and who made the auction's top bid."""
+    problems: list[Problem] = []
+    if deal.dealer is not None and deal.dealer != dealer:
+        problems.append(
+            problem(
+                "dealer_wrong",
+                "dealer",
+                value=deal.dealer,
+                expected=dealer,
+                name=record.players[dealer],
+            )
+        )
+    if isinstance(deal, Played) and deal.auction is not None:
+        highest = _highest_call(deal.auction)
+        assert highest is not None  # parse_deal refused an all-pass auction with a taker
+        # "Le joueur à la gauche du donneur fait la première annonce ... jusqu'au donneur."
+        bidder = (dealer + 1 + highest[0]) % PLAYERS
+        if bidder != deal.taker:
+            problems.append(
+                problem(
+                    "auction_taker",
+                    "auction",
+                    seat=bidder,
+                    name=record.players[bidder],
+                    taker=deal.taker,
+                )
+            )
+    return problems
+
+
+def deal_deltas(deal: Deal, rules: Rules) -> tuple[list[int], tuple[Mark, ...]]:
+    """Each seat's change of score on one deal, and the deal's marks."""
+    if isinstance(deal, Passed):
+        return [0] * PLAYERS, (Mark(MarkKind.VOID),)
+    # Every non-taker scores the tricks taken.
+    deltas = list(deal.tricks)
+    marks: list[Mark] = []
+    taken = deal.tricks[deal.taker]
+    if deal.made:
+        deltas[deal.taker] = deal.bid if rules.taker_scores is TakerScores.BID else taken
+        if deal.is_boulmous:
+            marks.append(Mark(MarkKind.BOULMOUS_MADE, deal.taker))
+    else:
+        # "il doit alors déduire de son score le nombre de levées qu'il avait annoncé.
+        # On dit qu'il a fait une boîte."
+        deltas[deal.taker] = taken - deal.bid if rules.failed_taker_keeps_tricks else -deal.bid
+        marks.append(Mark(MarkKind.BOITE, deal.taker))
+        if deal.is_boulmous:
+            marks.append(Mark(MarkKind.BOULMOUS_FAILED, deal.taker))
+    return deltas, tuple(marks)
+
+
+def game_winner(scores: Sequence[int], deal: Deal, target: int) -> int | None:
+    """Who has won after this deal, if anyone.
+
+    Among the players at or above the target, a taker who made the bid wins;
+    otherwise the unique highest total does; a tie at the top means another deal.
+    """
+    reached = [seat for seat in range(PLAYERS) if scores[seat] >= target]
+    if not reached:
+        return None
+    if isinstance(deal, Played) and deal.made and deal.taker in reached:
+        return deal.taker
+    top = max(scores[seat] for seat in reached)
+    leaders = [seat for seat in reached if scores[seat] == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _deal_payments(marks: Sequence[Mark]) -> list[Payment]:
+    """Stakes that change hands during play: a boulmous made or failed."""
+    payments: list[Payment] = []
+    for mark in marks:
+        if mark.seat is None:
+            continue
+        others = [seat for seat in range(PLAYERS) if seat != mark.seat]
+        if mark.kind is MarkKind.BOULMOUS_MADE:
+            # "les autres joueurs doivent lui payer une mise chacun"
+            payments.extend(Payment(seat, mark.seat, 1) for seat in others)
+        elif mark.kind is MarkKind.BOULMOUS_FAILED:
+            # "s'il rate son boulmous il doit payer une mise à chaque joueur"
+            payments.extend(Payment(mark.seat, seat, 1) for seat in others)
+    return payments
+
+
+# --- the referee at the table: card order and the trick judge ------------------------
+
+
+def effective_suit(card: Card, contract: Contract) -> Suit:
+    """The suit a card plays as: the jack of the trump's colour is a trump."""
+    trump = contract.trump
+    if trump is not None and card.rank is Rank.JACK and card.suit is trump.same_colour:
+        return trump
+    return card.suit
+
+
+def card_strength(card: Card, contract: Contract) -> int:
+    """A number that orders the cards of one suit (trumps above all others).
+
+    No-trump: A K Q J 10 9. With a trump: the trump jack, then the jack of the same
+    colour, then A K Q 10 9 of trump; the other suits A K Q J 10 9.
+    """
+    trump = contract.trump
+    if trump is None or effective_suit(card, contract) is not trump:
+        return int(card.rank)
+    if card.rank is Rank.JACK:
+        return 200 if card.suit is trump else 199
+    return 100 + int(card.rank)
+
+
+def _check_deck(cards: Sequence[Card], field: str) -> list[Problem]:
+    problems = [
+        problem("card_not_in_deck", f"{field}[{i}]", value=str(card))
+        for i, card in enumerate(cards)
+        if card.rank not in RANKS
+    ]
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            problems.append(problem("card_twice", field, value=str(card)))
+        seen.add(card)
+    return problems
+
+
+def trick_winner(cards: Sequence[Card], contract: Contract) -> int:
+    """Return the position (0 = the lead) of the card that wins the trick.
+
+    The highest trump wins; without a trump, the highest card of the suit led.
+    """
+    problems = _check_deck(cards, "trick")
+    if not cards:
+        problems.append(problem("trick_empty", "trick"))
+    elif len(cards) > PLAYERS:
+        problems.append(problem("trick_too_long", "trick", count=len(cards), players=PLAYERS))
+    check(problems)
+    led = effective_suit(cards[0], contract)
+    trump = contract.trump
+
+    def power(card: Card) -> int:
+        suit = effective_suit(card, contract)
+        if suit is trump or suit is led:
+            return card_strength(card, contract)
+        return 0  # a discard never wins
+
+    return max(range(len(cards)), key=lambda i: power(cards[i]))
+
+
+def legal_plays(hand: Sequence[Card], led: Card | None, contract: Contract) -> tuple[Card, ...]:
+    """The cards of `hand` that may be played on a trick led by `led` (None: leading).
+
+    "Les joueurs doivent obligatoirement fournir la couleur demandée": follow suit if
+    able (the same-colour jack follows trumps, not its printed suit); when void, any
+    card, trumping and over-trumping being allowed, never obliged.
+    """
+    check(_check_deck(hand, "hand"))
+    if led is None:
+        return tuple(hand)
+    suit = effective_suit(led, contract)
+    following = tuple(card for card in hand if effective_suit(card, contract) is suit)
+    return following or tuple(hand)
+
+
+def check_play(card: Card, hand: Sequence[Card], led: Card | None, contract: Contract) -> None:
+    """Raise a `RulesError` quoting the card if playing it from `hand` breaks the rules."""
+    if card not in hand:
+        raise RulesError([problem("card_not_in_hand", "card", value=str(card))])
+    if card not in legal_plays(hand, led, contract):
+        assert led is not None
+        suit = effective_suit(led, contract)
+        followers = " ".join(str(c) for c in hand if effective_suit(c, contract) is suit)
+        raise RulesError(
+            [problem("must_follow", "card", value=str(card), suit=suit.value, cards=followers)]
+        )
+
+
+BOULMOUS_GAME: Final = Boulmous()

@@ -1,0 +1,152 @@
+"""Readers for the JSON values of a record: each checks one field and collects problems.
+
+A reader returns the value, or None after appending a `Problem` that names the field
+and quotes what was there. Callers read every field before raising, so that a record
+with three mistakes reports three lines, not one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import TypeVar
+
+from referee.engine.errors import Problem, problem
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def read_object(
+    raw: object, allowed: frozenset[str], problems: list[Problem], field: str | None = None
+) -> Mapping[str, object] | None:
+    """Check that `raw` is a JSON object whose keys are all in `allowed`."""
+    if not isinstance(raw, dict):
+        problems.append(problem("not_object", field, value=raw))
+        return None
+    for key in raw:
+        if key not in allowed:
+            name = key if field is None else f"{field}.{key}"
+            problems.append(problem("unknown_field", name, value=key))
+    return raw
+
+
+def is_int(value: object) -> bool:
+    """True for a JSON whole number (not a boolean, which Python counts as an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_int(
+    obj: Mapping[str, object],
+    key: str,
+    problems: list[Problem],
+    low: int,
+    high: int,
+    optional: bool = False,
+) -> int | None:
+    """Read a whole number between `low` and `high` inclusive (None when absent and optional)."""
+    if key not in obj:
+        _missing(key, problems, optional)
+        return None
+    value = obj[key]
+    if not is_int(value):
+        problems.append(problem("not_integer", key, value=value))
+        return None
+    assert isinstance(value, int)
+    if not low <= value <= high:
+        problems.append(problem("out_of_range", key, value=value, low=low, high=high))
+        return None
+    return value
+
+
+def read_seat(
+    obj: Mapping[str, object],
+    key: str,
+    players: int,
+    problems: list[Problem],
+    optional: bool = False,
+) -> int | None:
+    """Read a seat number, 0 to players - 1."""
+    if key not in obj:
+        _missing(key, problems, optional)
+        return None
+    return seat_value(obj[key], key, players, problems)
+
+
+def seat_value(value: object, field: str, players: int, problems: list[Problem]) -> int | None:
+    """Check one seat number."""
+    if not is_int(value):
+        problems.append(problem("seat_not_integer", field, value=value))
+        return None
+    assert isinstance(value, int)
+    if not 0 <= value < players:
+        problems.append(problem("seat_unknown", field, value=value, high=players - 1))
+        return None
+    return value
+
+
+def read_counts(
+    obj: Mapping[str, object],
+    key: str,
+    players: int,
+    problems: list[Problem],
+    high: int,
+) -> tuple[int, ...] | None:
+    """Read a list with one count (0 to `high`) per seat."""
+    if key not in obj:
+        problems.append(problem("missing", key))
+        return None
+    value = obj[key]
+    if not isinstance(value, list):
+        problems.append(problem("not_counts", key, value=value, players=players))
+        return None
+    if len(value) != players:
+        problems.append(problem("counts_length", key, count=len(value), players=players))
+        return None
+    counts: list[int] = []
+    found = len(problems)
+    for seat, count in enumerate(value):
+        if not is_int(count) or not 0 <= count <= high:
+            problems.append(problem("count_range", key, seat=seat, value=count, high=high))
+        else:
+            counts.append(count)
+    return tuple(counts) if len(problems) == found else None
+
+
+def read_choice(
+    obj: Mapping[str, object],
+    key: str,
+    choices: type[E],
+    problems: list[Problem],
+    optional: bool = False,
+) -> E | None:
+    """Read one of a closed vocabulary (a `StrEnum`'s values)."""
+    if key not in obj:
+        _missing(key, problems, optional)
+        return None
+    value = obj[key]
+    for choice in choices:
+        if choice.value == value:
+            return choice
+    allowed = ", ".join(c.value for c in choices)
+    problems.append(problem("unknown_choice", key, value=value, choices=allowed))
+    return None
+
+
+def read_bool(
+    obj: Mapping[str, object], key: str, problems: list[Problem], optional: bool = False
+) -> bool | None:
+    """Read true or false."""
+    if key not in obj:
+        _missing(key, problems, optional)
+        return None
+    value = obj[key]
+    if not isinstance(value, bool):
+        problems.append(problem("not_boolean", key, value=value))
+        return None
+    return value
+
+
+def _missing(key: str, problems: list[Problem], optional: bool) -> None:
+    """An absent field: a problem unless it is optional (the caller applies its default)."""
+    if not optional:
+        problems.append(problem("missing", key))

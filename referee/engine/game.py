@@ -1,0 +1,99 @@
+"""What every game shares: the parsed record, the standings, and the `Game` protocol.
+
+A game is a pure function of its record: `score(record) -> Standings`. Nothing is
+stored but what players entered, so undo is dropping the last deal and a corrected
+rule re-scores every old game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import Generic, Protocol, TypeVar
+
+from referee.engine.settlement import Money
+
+R = TypeVar("R")
+D = TypeVar("D")
+
+
+@dataclass(frozen=True, slots=True)
+class Record(Generic[R, D]):
+    """A parsed game record (`referee-game/1`): who played, under which rules, what was dealt."""
+
+    game: str
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: R
+    stake: Decimal | None
+    deals: tuple[D, ...]
+
+
+class MarkKind(StrEnum):
+    """Something notable on a deal, shown beside it on the score sheet."""
+
+    VOID = "void"  # Boulmous: everyone passed
+    BOITE = "boite"  # Boulmous: the taker failed
+    BOULMOUS_MADE = "boulmous-made"
+    BOULMOUS_FAILED = "boulmous-failed"
+    WIN = "win"  # the deal that ended the game
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A mark on a deal, for one seat (or the whole table when `seat` is None)."""
+
+    kind: MarkKind
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What one deal did: each seat's change of score, who dealt, and its marks."""
+
+    deltas: tuple[int, ...]
+    dealer: int
+    marks: tuple[Mark, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The state of a game after its recorded deals, derived from the record alone."""
+
+    game: str
+    finished: bool
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    deals: tuple[DealResult, ...]
+    next_dealer: int | None
+    boites: tuple[int, ...] | None = None
+    money: Money | None = None
+
+
+class Game(Protocol[R, D]):
+    """A game's rules: how to read and write its record, and how to score it."""
+
+    key: str
+    player_counts: tuple[int, ...]
+
+    def parse_rules(self, raw: Mapping[str, object]) -> R:
+        """Read the house-rule flags (missing ones take their defaults)."""
+        ...
+
+    def dump_rules(self, rules: R) -> dict[str, object]:
+        """Write every flag, defaults included, so a record states its rules in full."""
+        ...
+
+    def parse_deal(self, raw: object, players: int) -> D:
+        """Read one deal as entered; raise `RulesError` for what no deal could be."""
+        ...
+
+    def dump_deal(self, deal: D) -> dict[str, object]:
+        """Write one deal back as the record format has it."""
+        ...
+
+    def score(self, record: Record[R, D]) -> Standings:
+        """Play the deals in order; raise `RulesError` for the first impossible one."""
+        ...

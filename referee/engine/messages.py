@@ -1,0 +1,270 @@
+"""The engine's messages, in French and English, keyed by problem code.
+
+The engine raises codes with parameters; this catalogue turns them into the
+sentence a player reads. Field names are shown in the player's words too
+(`tricks` → "levées"), and the bad input is quoted as it was given.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Final
+
+LANGUAGES: Final = ("fr", "en")
+DEFAULT_LANGUAGE: Final = "en"
+_QUOTE_LIMIT: Final = 40
+
+#: code -> (English, French). Placeholders: {field} is the field in the player's
+#: words, {value} the bad input quoted; the others are numbers or names.
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    # the record as a whole
+    "bad_json": (
+        "the file is not valid JSON: {detail} (line {line}, column {column})",
+        "le fichier n'est pas du JSON valide : {detail} (ligne {line}, colonne {column})",
+    ),
+    "bad_encoding": ("the file is not UTF-8 text", "le fichier n'est pas du texte UTF-8"),
+    "too_deep": ("the file is nested too deeply", "le fichier est imbriqué trop profondément"),
+    "record_not_object": (
+        "a game record is a JSON object ({{...}})",
+        "un relevé de partie est un objet JSON ({{...}})",
+    ),
+    "format_unknown": (
+        'format {value} is not supported; expected "referee-game/1"',
+        'le format {value} n\'est pas pris en charge ; attendu : "referee-game/1"',
+    ),
+    "game_unknown": (
+        "unknown game {value}; known games: {games}",
+        "jeu inconnu {value} ; jeux connus : {games}",
+    ),
+    "players_not_list": (
+        "players must be a list of {expected} names",
+        "les joueurs doivent être une liste de {expected} noms",
+    ),
+    "players_count": (
+        "this game needs {expected} players, the record has {count}",
+        "ce jeu se joue à {expected}, le relevé compte {count} joueurs",
+    ),
+    "player_name": (
+        "player {seat} needs a name, not {value}",
+        "le joueur {seat} doit avoir un nom, pas {value}",
+    ),
+    "player_name_long": (
+        "player {seat}'s name is longer than {high} characters",
+        "le nom du joueur {seat} dépasse {high} caractères",
+    ),
+    "player_twice": (
+        "the name {value} is used for two players",
+        "le nom {value} est donné à deux joueurs",
+    ),
+    "rule_unknown": ("unknown house rule {value}", "règle maison inconnue : {value}"),
+    "stake_not_string": (
+        'the stake must be written as text, like "0.50", not {value}',
+        'la mise s\'écrit comme un texte, par exemple "0.50", pas {value}',
+    ),
+    "stake_malformed": (
+        'the stake {value} is not an amount like "0.50"',
+        'la mise {value} n\'est pas un montant comme "0.50"',
+    ),
+    "stake_not_positive": (
+        "the stake {value} must be more than zero",
+        "la mise {value} doit être supérieure à zéro",
+    ),
+    "stake_precision": (
+        "the stake {value} has more than {places} decimals",
+        "la mise {value} a plus de {places} décimales",
+    ),
+    "deals_not_list": ("deals must be a list", "les donnes doivent être une liste"),
+    "deals_too_many": (
+        "the record has {count} deals, more than {high}",
+        "le relevé compte {count} donnes, plus de {high}",
+    ),
+    # generic field checks
+    "not_object": ("{field} must be a JSON object", "{field} doit être un objet JSON"),
+    "unknown_field": ("unknown field {value}", "champ inconnu : {value}"),
+    "missing": ("{field} is missing", "{field} : manquant"),
+    "not_integer": (
+        "{field} must be a whole number, not {value}",
+        "{field} doit être un nombre entier, pas {value}",
+    ),
+    "out_of_range": (
+        "{field} {value} is out of range: {low} to {high}",
+        "{field} {value} hors limites : de {low} à {high}",
+    ),
+    "not_boolean": (
+        "{field} must be true or false, not {value}",
+        "{field} doit valoir true ou false, pas {value}",
+    ),
+    "unknown_choice": (
+        "{field} {value} is not one of: {choices}",
+        "{field} {value} n'est pas parmi : {choices}",
+    ),
+    "seat_not_integer": (
+        "{field} must be a seat number, not {value}",
+        "{field} doit être un numéro de place, pas {value}",
+    ),
+    "seat_unknown": (
+        "{field}: seat {value} does not exist (seats 0 to {high})",
+        "{field} : la place {value} n'existe pas (places 0 à {high})",
+    ),
+    "not_counts": (
+        "{field} must be a list of {players} numbers, one per player",
+        "{field} doit être une liste de {players} nombres, un par joueur",
+    ),
+    "counts_length": (
+        "{field} has {count} numbers, one per player is {players}",
+        "{field} compte {count} nombres ; un par joueur, cela fait {players}",
+    ),
+    "count_range": (
+        "{field} of seat {seat}: {value} is not a number from 0 to {high}",
+        "{field} de la place {seat} : {value} n'est pas un nombre de 0 à {high}",
+    ),
+    # Boulmous
+    "tricks_total": (
+        "tricks add up to {total}, a deal has {tricks}",
+        "les levées font {total} au total, une donne en compte {tricks}",
+    ),
+    "bid_range": (
+        '{field} {value} is not a bid: {low} to {high} tricks, or "boulmous"',
+        '{field} {value} n\'est pas une enchère : de {low} à {high} levées, ou "boulmous"',
+    ),
+    "auction_not_list": (
+        'the auction must be a list of calls ("pass" or a bid), not {value}',
+        'les enchères doivent être une liste d\'annonces ("pass" ou une enchère), pas {value}',
+    ),
+    "auction_length": (
+        "the auction has {count} calls; one round has {players}",
+        "les enchères comptent {count} annonces ; un tour en compte {players}",
+    ),
+    "auction_not_rising": (
+        "call {call} of the auction, {value}, does not rise above {standing}",
+        "l'annonce {call} des enchères, {value}, ne dépasse pas {standing}",
+    ),
+    "auction_all_passed": (
+        "everyone passed in the auction, yet the deal has a taker",
+        "tout le monde a passé aux enchères, et pourtant la donne a un preneur",
+    ),
+    "auction_bid": (
+        "the auction ends at {auction}, but the bid is {bid}",
+        "les enchères finissent à {auction}, mais l'enchère indiquée est {bid}",
+    ),
+    "auction_taker": (
+        "the highest bid of the auction was made by seat {seat} ({name}), not by the taker",
+        "la plus haute enchère a été faite par la place {seat} ({name}), pas par le preneur",
+    ),
+    "passed_not_true": (
+        "passed must be true for a void deal, not {value}",
+        "passed doit valoir true pour une donne nulle, pas {value}",
+    ),
+    "passed_with_bid": (
+        "a void deal's auction has a bid; everyone must have passed",
+        "les enchères d'une donne nulle contiennent une enchère ; tous doivent avoir passé",
+    ),
+    "dealer_wrong": (
+        "the dealer is seat {expected} ({name}), not seat {value}",
+        "le donneur est la place {expected} ({name}), pas la place {value}",
+    ),
+    "after_win": (
+        "the game was won at deal {won_at}; no deal may follow",
+        "la partie a été gagnée à la donne {won_at} ; aucune donne ne peut suivre",
+    ),
+    # cards and tricks
+    "card_unknown": (
+        "{value} is not a card (write it like JH, 10♥ or AS)",
+        "{value} n'est pas une carte (écrivez-la comme JH, 10♥ ou AS)",
+    ),
+    "card_not_in_deck": (
+        "{value} is not in this game's deck",
+        "{value} ne fait pas partie du jeu de cartes de ce jeu",
+    ),
+    "card_twice": ("{value} appears twice", "{value} apparaît deux fois"),
+    "trick_empty": ("a trick needs at least one card", "un pli compte au moins une carte"),
+    "trick_too_long": (
+        "a trick has at most {players} cards, not {count}",
+        "un pli compte au plus {players} cartes, pas {count}",
+    ),
+    "card_not_in_hand": ("{value} is not in the hand", "{value} n'est pas dans la main"),
+    "must_follow": (
+        "{value} does not follow suit: the hand holds {cards}, which must be played on {suit}",
+        "{value} ne fournit pas : la main contient {cards}, à jouer sur {suit}",
+    ),
+}
+
+#: Field names as players say them: base name -> (English, French).
+FIELD_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "taker": ("taker", "preneur"),
+    "bid": ("bid", "enchère"),
+    "contract": ("contract", "contrat"),
+    "tricks": ("tricks", "levées"),
+    "auction": ("auction", "enchères"),
+    "dealer": ("dealer", "donneur"),
+    "first_dealer": ("first dealer", "premier donneur"),
+    "passed": ("passed", "passe"),
+    "players": ("players", "joueurs"),
+    "rules": ("house rules", "règles maison"),
+    "target": ("target score", "score à atteindre"),
+    "taker_scores": ("taker's score", "score du preneur"),
+    "failed_taker_keeps_tricks": ("failed taker keeps tricks", "le preneur chuté garde ses levées"),
+    "stake": ("stake", "mise"),
+    "deals": ("deals", "donnes"),
+    "card": ("card", "carte"),
+    "trick": ("trick", "pli"),
+    "hand": ("hand", "main"),
+    "format": ("format", "format"),
+    "game": ("game", "jeu"),
+}
+
+_SUITS: Final[dict[str, tuple[str, str]]] = {
+    "spades": ("spades", "pique"),
+    "hearts": ("hearts", "cœur"),
+    "diamonds": ("diamonds", "carreau"),
+    "clubs": ("clubs", "trèfle"),
+}
+
+_DEAL_PREFIX: Final = ("deal {deal}: ", "donne {deal} : ")
+_INDEX: Final = re.compile(r"\[\d+\]")
+
+
+def language(lang: str | None) -> str:
+    """Reduce a locale (`fr_FR.UTF-8`, `en-GB`) to a supported language, English by default."""
+    code = (lang or "").strip().lower()[:2]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def field_label(field: str | None, lang: str) -> str:
+    """A field path (`rules.target`, `auction[2]`) in the player's words."""
+    if not field:
+        return ""
+    base = _INDEX.sub("", field).rsplit(".", 1)[-1]
+    names = FIELD_NAMES.get(base)
+    if names is None:
+        return field
+    return names[1] if lang == "fr" else names[0]
+
+
+def quote(value: object) -> str:
+    """Quote a bad input as it was given (JSON spelling), cut short if long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+
+
+def render(
+    code: str, field: str | None, params: Mapping[str, object], deal: int | None, lang: str
+) -> str:
+    """The message of one problem, in `lang`, prefixed with its deal number."""
+    lang = language(lang)
+    index = 1 if lang == "fr" else 0
+    template = MESSAGES[code][index]
+    values: dict[str, object] = dict(params)
+    values["field"] = field_label(field, lang)
+    if "value" in values:
+        values["value"] = quote(values["value"])
+    if isinstance(values.get("suit"), str) and values["suit"] in _SUITS:
+        values["suit"] = _SUITS[str(values["suit"])][index]
+    text = template.format(**values)
+    text = text[0].upper() + text[1:] if deal is None else text
+    return (_DEAL_PREFIX[index].format(deal=deal) if deal is not None else "") + text

@@ -1,0 +1,398 @@
+"""One test per error message: each bad record is refused naming its deal and field."""
+
+from __future__ import annotations
+
+from string import Formatter
+from typing import Any
+
+import pytest
+
+from referee.engine.errors import Problem, RulesError
+from referee.engine.messages import MESSAGES, field_label, language, render
+from referee.engine.records import load_record, parse_record
+from tests.engine.helpers import PASSED, boulmous_record, played, standings
+
+GOOD = played(2, 4, [1, 0, 4, 1])
+
+
+def _with(**fields: Any) -> dict[str, Any]:
+    return {**boulmous_record([GOOD]), **fields}
+
+
+def _deal(deal: Any, first_dealer: int = 0) -> dict[str, Any]:
+    return boulmous_record([deal], first_dealer=first_dealer)
+
+
+def _without(key: str) -> dict[str, Any]:
+    record = _with()
+    del record[key]
+    return record
+
+
+# (id, record, code, field, deal, English message or None)
+CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
+    ("record-not-object", [1, 2], "record_not_object", None, None, None),
+    (
+        "unknown-top-field",
+        _with(notes="x"),
+        "unknown_field",
+        "notes",
+        None,
+        'Unknown field "notes"',
+    ),
+    ("bad-format", _with(format="referee-game/2"), "format_unknown", "format", None, None),
+    (
+        "unknown-game",
+        _with(game="belote"),
+        "game_unknown",
+        "game",
+        None,
+        'Unknown game "belote"; known games: boulmous',
+    ),
+    ("players-not-list", _with(players="Ana"), "players_not_list", "players", None, None),
+    (
+        "three-players",
+        _with(players=["A", "B", "C"]),
+        "players_count",
+        "players",
+        None,
+        "This game needs 4 players, the record has 3",
+    ),
+    ("empty-name", _with(players=["A", " ", "C", "D"]), "player_name", "players[1]", None, None),
+    (
+        "long-name",
+        _with(players=["A" * 41, "B", "C", "D"]),
+        "player_name_long",
+        "players[0]",
+        None,
+        None,
+    ),
+    (
+        "same-name-twice",
+        _with(players=["Ana", "Bruno", "ana", "D"]),
+        "player_twice",
+        "players",
+        None,
+        'The name "ana" is used for two players',
+    ),
+    (
+        "first-dealer-seat",
+        _with(first_dealer=4),
+        "seat_unknown",
+        "first_dealer",
+        None,
+        "First dealer: seat 4 does not exist (seats 0 to 3)",
+    ),
+    ("first-dealer-text", _with(first_dealer="0"), "seat_not_integer", "first_dealer", None, None),
+    ("rules-not-object", _with(rules=[]), "not_object", "rules", None, None),
+    (
+        "unknown-rule",
+        _with(rules={"jokers": True}),
+        "rule_unknown",
+        "rules.jokers",
+        None,
+        'Unknown house rule "jokers"',
+    ),
+    (
+        "target-text",
+        _with(rules={"target": "21"}),
+        "not_integer",
+        "rules.target",
+        None,
+        'Target score must be a whole number, not "21"',
+    ),
+    ("target-zero", _with(rules={"target": 0}), "out_of_range", "rules.target", None, None),
+    (
+        "taker-scores-unknown",
+        _with(rules={"taker_scores": "all"}),
+        "unknown_choice",
+        "rules.taker_scores",
+        None,
+        None,
+    ),
+    (
+        "keeps-tricks-not-bool",
+        _with(rules={"failed_taker_keeps_tricks": 1}),
+        "not_boolean",
+        "rules.failed_taker_keeps_tricks",
+        None,
+        None,
+    ),
+    ("stake-number", _with(stake=0.5), "stake_not_string", "stake", None, None),
+    (
+        "stake-words",
+        _with(stake="five"),
+        "stake_malformed",
+        "stake",
+        None,
+        'The stake "five" is not an amount like "0.50"',
+    ),
+    ("stake-negative", _with(stake="-1"), "stake_not_positive", "stake", None, None),
+    ("stake-infinite", _with(stake="Infinity"), "stake_not_positive", "stake", None, None),
+    ("stake-millis", _with(stake="0.125"), "stake_precision", "stake", None, None),
+    ("deals-not-list", _with(deals={}), "deals_not_list", "deals", None, None),
+    ("deals-too-many", _with(deals=[PASSED] * 10_001), "deals_too_many", "deals", None, None),
+    ("deal-not-object", _deal(3), "not_object", None, 1, None),
+    ("deal-unknown-field", _deal({**GOOD, "trump": "hearts"}), "unknown_field", "trump", 1, None),
+    (
+        "tricks-add-to-5",
+        _deal(played(2, 4, [1, 0, 3, 1])),
+        "tricks_total",
+        "tricks",
+        1,
+        "deal 1: tricks add up to 5, a deal has 6",
+    ),
+    (
+        "tricks-missing",
+        _deal({k: v for k, v in GOOD.items() if k != "tricks"}),
+        "missing",
+        "tricks",
+        1,
+        None,
+    ),
+    ("tricks-not-list", _deal({**GOOD, "tricks": 6}), "not_counts", "tricks", 1, None),
+    ("tricks-three-seats", _deal(played(2, 4, [2, 0, 4])), "counts_length", "tricks", 1, None),
+    (
+        "tricks-negative",
+        _deal(played(2, 4, [-1, 2, 4, 1])),
+        "count_range",
+        "tricks",
+        1,
+        "deal 1: tricks of seat 0: -1 is not a number from 0 to 6",
+    ),
+    (
+        "bid-7",
+        _deal(played(2, 7, [1, 0, 4, 1])),
+        "bid_range",
+        "bid",
+        1,
+        'deal 1: bid 7 is not a bid: 3 to 6 tricks, or "boulmous"',
+    ),
+    ("bid-2", _deal(played(2, 2, [1, 0, 4, 1])), "bid_range", "bid", 1, None),
+    ("bid-true", _deal(played(2, True, [1, 0, 4, 1])), "bid_range", "bid", 1, None),
+    (
+        "bid-missing",
+        _deal({k: v for k, v in GOOD.items() if k != "bid"}),
+        "missing",
+        "bid",
+        1,
+        "deal 1: bid is missing",
+    ),
+    (
+        "taker-missing",
+        _deal({k: v for k, v in GOOD.items() if k != "taker"}),
+        "missing",
+        "taker",
+        1,
+        None,
+    ),
+    (
+        "taker-seat-4",
+        _deal(played(4, 4, [1, 0, 4, 1])),
+        "seat_unknown",
+        "taker",
+        1,
+        "deal 1: taker: seat 4 does not exist (seats 0 to 3)",
+    ),
+    (
+        "unknown-contract",
+        _deal(played(2, 4, [1, 0, 4, 1], "stars")),
+        "unknown_choice",
+        "contract",
+        1,
+        'deal 1: contract "stars" is not one of: spades, hearts, diamonds, clubs, no-trump',
+    ),
+    ("auction-not-list", _deal({**GOOD, "auction": "4"}), "auction_not_list", "auction", 1, None),
+    (
+        "auction-too-short",
+        _deal({**GOOD, "auction": ["pass", 4]}),
+        "auction_length",
+        "auction",
+        1,
+        None,
+    ),
+    (
+        "auction-bad-call",
+        _deal({**GOOD, "auction": ["pass", "double", 4, "pass"]}),
+        "bid_range",
+        "auction[1]",
+        1,
+        None,
+    ),
+    (
+        "auction-not-rising",
+        _deal({**GOOD, "auction": [4, 4, "pass", "pass"]}),
+        "auction_not_rising",
+        "auction",
+        1,
+        "deal 1: call 2 of the auction, 4, does not rise above 4",
+    ),
+    (
+        "auction-all-passed-but-taker",
+        _deal({**GOOD, "auction": ["pass"] * 4}),
+        "auction_all_passed",
+        "auction",
+        1,
+        None,
+    ),
+    (
+        "auction-ends-elsewhere",
+        _deal({**GOOD, "auction": ["pass", 3, "pass", "pass"]}),
+        "auction_bid",
+        "auction",
+        1,
+        "deal 1: the auction ends at 3, but the bid is 4",
+    ),
+    (
+        "auction-wrong-taker",
+        _deal({**GOOD, "auction": ["pass", "pass", 4, "pass"]}),
+        "auction_taker",
+        "auction",
+        1,
+        "deal 1: the highest bid of the auction was made by seat 3 (Driss), not by the taker",
+    ),
+    ("passed-false", _deal({"passed": False}), "passed_not_true", "passed", 1, None),
+    ("passed-with-taker", _deal({"passed": True, "taker": 1}), "unknown_field", "taker", 1, None),
+    (
+        "passed-with-a-bid",
+        _deal({"passed": True, "auction": ["pass", 3, "pass", "pass"]}),
+        "passed_with_bid",
+        "auction",
+        1,
+        None,
+    ),
+    (
+        "wrong-dealer",
+        _deal({**GOOD, "dealer": 1}, first_dealer=2),
+        "dealer_wrong",
+        "dealer",
+        1,
+        "deal 1: the dealer is seat 2 (Chloé), not seat 1",
+    ),
+    (
+        "after-win",
+        boulmous_record([played(1, 4, [1, 5, 0, 0]), PASSED], rules={"target": 5}),
+        "after_win",
+        "deals",
+        2,
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("record", "code", "field", "deal", "english"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_refused(
+    record: Any, code: str, field: str | None, deal: int | None, english: str | None
+) -> None:
+    with pytest.raises(RulesError) as caught:
+        standings(record)
+    first = caught.value.problems[0]
+    assert (first.code, first.field, first.deal) == (code, field, deal)
+    assert (caught.value.field, caught.value.deal) == (field, deal)
+    if english is not None:
+        assert caught.value.messages("en")[0] == english
+    french = caught.value.messages("fr")[0]
+    assert french
+    assert french != caught.value.messages("en")[0]
+
+
+JSON_CASES = [
+    ("truncated", b'{"format": ', "bad_json"),
+    ("latin-1", '{"players": ["Chloé"]}'.encode("latin-1"), "bad_encoding"),
+    ("deep", b"[" * 100_000 + b"]" * 100_000, "too_deep"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [c[1:] for c in JSON_CASES], ids=[c[0] for c in JSON_CASES]
+)
+def test_unreadable_json(text: bytes, code: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        load_record(text)
+    assert caught.value.problems[0].code == code
+
+
+def test_every_problem_of_a_deal_is_reported_at_once() -> None:
+    deal = {"taker": 9, "bid": 8, "contract": "stars", "tricks": [1, 1, 1, 1]}
+    with pytest.raises(RulesError) as caught:
+        parse_record(_deal(deal))
+    assert [p.code for p in caught.value.problems] == [
+        "seat_unknown",
+        "bid_range",
+        "unknown_choice",
+        "tricks_total",
+    ]
+    assert all(p.deal == 1 for p in caught.value.problems)
+
+
+def test_problems_of_several_deals_are_all_reported() -> None:
+    record = boulmous_record([played(0, 3, [1, 1, 1, 1]), PASSED, played(0, 9, [6, 0, 0, 0])])
+    with pytest.raises(RulesError) as caught:
+        parse_record(record)
+    assert [(p.deal, p.code) for p in caught.value.problems] == [
+        (1, "tricks_total"),
+        (3, "bid_range"),
+    ]
+
+
+def test_french_message() -> None:
+    with pytest.raises(RulesError) as caught:
+        standings(_deal(played(2, 4, [1, 0, 3, 1])))
+    assert caught.value.messages("fr") == [
+        "donne 1 : les levées font 5 au total, une donne en compte 6"
+    ]
+
+
+def test_long_values_are_cut_when_quoted() -> None:
+    text = render("stake_malformed", "stake", {"value": "9" * 100}, None, "en")
+    assert "…" in text
+    assert len(text) < 100
+
+
+def test_unquotable_value_falls_back_to_repr() -> None:
+    assert "{1}" in render("unknown_field", None, {"value": {1}}, None, "en")
+
+
+def test_field_labels() -> None:
+    assert field_label("rules.target", "fr") == "score à atteindre"
+    assert field_label("auction[2]", "en") == "auction"
+    assert field_label("mystery", "fr") == "mystery"
+    assert field_label(None, "fr") == ""
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"), [("fr_FR.UTF-8", "fr"), ("en-GB", "en"), ("de_DE", "en"), (None, "en")]
+)
+def test_language(locale: str | None, lang: str) -> None:
+    assert language(locale) == lang
+
+
+def test_rules_error_needs_a_problem() -> None:
+    with pytest.raises(ValueError, match="at least one problem"):
+        RulesError([])
+
+
+def test_problem_at_deal_keeps_the_rest() -> None:
+    p = Problem("missing", "bid").at_deal(4)
+    assert (p.code, p.field, p.deal) == ("missing", "bid", 4)
+    assert RulesError([Problem("missing", "bid")]).at_deal(2).deal == 2
+
+
+def test_every_message_has_a_test() -> None:
+    from tests.engine.test_cards import CARD_CODES
+
+    tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
+    assert set(MESSAGES) == tested
+
+
+@pytest.mark.parametrize("code", sorted(MESSAGES))
+def test_both_languages_take_the_same_placeholders(code: str) -> None:
+    english, french = MESSAGES[code]
+    names = {name for _, name, _, _ in Formatter().parse(english) if name}
+    assert names == {name for _, name, _, _ in Formatter().parse(french) if name}
+    params = {name: 1 for name in names if name != "field"}
+    assert render(code, "bid", params, 2, "fr").startswith("donne 2 : ")

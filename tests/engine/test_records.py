@@ -1,0 +1,178 @@
+"""The record format: parse, dump, round trips, and properties of whole games."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+from referee.engine import GAMES
+from referee.engine.boulmous import BOULMOUS, Played
+from referee.engine.game import Standings
+from referee.engine.records import (
+    dump_record,
+    load_record,
+    money_text,
+    parse_record,
+    score_record,
+    standings_json,
+)
+from tests.engine.helpers import PASSED, boulmous_record, played
+from tests.engine.strategies import boulmous_games
+
+
+def _matches(expected: Any, actual: Any) -> bool:
+    """Every field shown in `expected` matches; fields it does not show are free."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _matches(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(_matches(e, a) for e, a in zip(expected, actual, strict=True))
+        )
+    return bool(expected == actual)
+
+
+def _example_names(examples: Path) -> list[str]:
+    return sorted(p.name for p in examples.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def test_shared_examples_of_implemented_games(examples_dir: Path) -> None:
+    checked = 0
+    for name in _example_names(examples_dir):
+        data = json.loads((examples_dir / name).read_text(encoding="utf-8"))
+        if data["game"] not in GAMES:
+            continue
+        expected = json.loads((examples_dir / name.replace(".json", ".expected.json")).read_text())
+        out = standings_json(score_record(load_record((examples_dir / name).read_bytes())))
+        assert _matches(expected, out), name
+        money = out.get("money")
+        if isinstance(money, dict):
+            _check_transfers_settle(money)
+        checked += 1
+    assert checked >= 1
+
+
+def _check_transfers_settle(money: dict[str, Any]) -> None:
+    net = [Decimal(n) for n in money["net"]]
+    for t in money["transfers"]:
+        net[t["from"]] += Decimal(t["amount"])
+        net[t["to"]] -= Decimal(t["amount"])
+    assert all(n == 0 for n in net)
+
+
+def test_defaults_applied() -> None:
+    record = parse_record(
+        {"format": "referee-game/1", "game": "boulmous", "players": ["A", "B", "C", "D"]}
+    )
+    assert record.first_dealer == 0
+    assert record.deals == ()
+    assert record.stake is None
+    assert record.rules.target == 21
+
+
+def test_dump_states_every_flag_and_canonical_bid() -> None:
+    record = parse_record(
+        boulmous_record(
+            [
+                {**played(1, 6, [0, 6, 0, 0]), "auction": ["pass", 6, "pass", "pass"], "dealer": 0},
+                PASSED,
+            ],
+            stake="0.50",
+        )
+    )
+    out = dump_record(record)
+    assert out["rules"] == {
+        "target": 21,
+        "taker_scores": "tricks",
+        "failed_taker_keeps_tricks": False,
+    }
+    assert out["stake"] == "0.50"
+    assert out["deals"] == [
+        {
+            "taker": 1,
+            "bid": "boulmous",
+            "contract": "hearts",
+            "tricks": [0, 6, 0, 0],
+            "auction": ["pass", "boulmous", "pass", "pass"],
+            "dealer": 0,
+        },
+        {"passed": True},
+    ]
+    deal = record.deals[0]
+    assert isinstance(deal, Played)
+    assert deal.bid == BOULMOUS
+
+
+def test_names_are_trimmed() -> None:
+    record = parse_record(boulmous_record([], players=[" Ana ", "Bruno", "Chloé", "Driss"]))
+    assert record.players[0] == "Ana"
+
+
+@pytest.mark.parametrize(("amount", "text"), [("14", "14.00"), ("0.5", "0.50"), ("-3.00", "-3.00")])
+def test_money_text(amount: str, text: str) -> None:
+    assert money_text(Decimal(amount)) == text
+
+
+def test_standings_json_shape() -> None:
+    record = boulmous_record([played(3, 5, [2, 0, 1, 3]), PASSED], stake="1")
+    out = standings_json(score_record(parse_record(record)))
+    assert out["deals"] == [
+        {"deltas": [2, 0, 1, -5], "dealer": 0, "marks": [{"kind": "boite", "seat": 3}]},
+        {"deltas": [0, 0, 0, 0], "dealer": 1, "marks": [{"kind": "void"}]},
+    ]
+    assert out["boites"] == [0, 0, 0, 1]
+    assert out["money"] == {"stake": "1.00", "net": ["0.00"] * 4, "transfers": []}
+    assert out["next_dealer"] == 2
+
+
+@settings(max_examples=150)
+@given(boulmous_games())
+def test_property_dump_parse_round_trip(data: dict[str, Any]) -> None:
+    record = parse_record(data)
+    dumped = dump_record(record)
+    assert parse_record(dumped) == record
+    assert dump_record(parse_record(json.loads(json.dumps(dumped)))) == dumped
+
+
+@settings(max_examples=150)
+@given(boulmous_games())
+def test_property_scoring_is_deterministic_and_bounded(data: dict[str, Any]) -> None:
+    record = parse_record(data)
+    first = score_record(record)
+    assert score_record(parse_record(dump_record(record))) == first
+    for deal, result in zip(record.deals, first.deals, strict=True):
+        bid = deal.bid if isinstance(deal, Played) else 0
+        # A deal never changes the sum of scores by more than 6 plus the bid.
+        assert abs(sum(result.deltas)) <= 6 + bid
+    assert list(first.scores) == [sum(d.deltas[s] for d in first.deals) for s in range(4)]
+    assert first.finished is bool(first.winners)
+
+
+@settings(max_examples=150)
+@given(boulmous_games())
+def test_property_money_is_zero_sum_and_settles(data: dict[str, Any]) -> None:
+    result = score_record(parse_record(data))
+    if result.money is None:
+        assert "stake" not in data
+        return
+    assert sum(result.money.net, Decimal(0)) == 0
+    net = list(result.money.net)
+    for t in result.money.transfers:
+        net[t.payer] += t.amount
+        net[t.payee] -= t.amount
+    assert all(n == 0 for n in net)
+
+
+def test_standings_json_leaves_out_what_a_game_does_not_have() -> None:
+    bare = Standings("x", False, (), (0, 0), (), 1)
+    out = standings_json(bare)
+    assert "boites" not in out
+    assert "money" not in out
