@@ -77,7 +77,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the `referee` command."""
     args = build_parser().parse_args(argv)
     lang = user_language(args.score_lang or args.lang, os.environ)
-    return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
+    try:
+        return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
+    except BrokenPipeError:
+        # The reader went away (`referee score x.json | head`): stop quietly, and
+        # point stdout at /dev/null so that the flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from referee.engine.bombu import BOMBU_GAME
 from referee.engine.boulmous import BOULMOUS_GAME
 from referee.engine.game import Game
 
 GAMES: Final[dict[str, Game[Any, Any]]] = {
     BOULMOUS_GAME.key: BOULMOUS_GAME,
+    BOMBU_GAME.key: BOMBU_GAME,
 }
 
 __all__ = ["GAMES", "Game"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from referee.engine.cards import Card, Rank, Suit
+from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
     is_int,
@@ -199,7 +199,7 @@ class Boulmous:
             "failed_taker_keeps_tricks": rules.failed_taker_keeps_tricks,
         }
 
-    def parse_deal(self, raw: object, players: int) -> Deal:
+    def parse_deal(self, raw: object, players: tuple[str, ...]) -> Deal:
         """Read one deal: a played one or `{"passed": true}`, every problem at once."""
         problems: list[Problem] = []
         if isinstance(raw, dict) and "passed" in raw:
@@ -217,7 +217,7 @@ class Boulmous:
         tricks = read_counts(obj, "tricks", PLAYERS, problems, TRICKS)
         # "La manche se déroule ainsi jusqu'à ce que les 6 levées soient jouées."
         if tricks is not None and sum(tricks) != TRICKS:
-            problems.append(problem("tricks_total", "tricks", total=sum(tricks), tricks=TRICKS))
+            problems.append(problem("tricks_total", "tricks", total=sum(tricks), expected=TRICKS))
         auction = _parse_auction(obj["auction"], problems) if "auction" in obj else None
         dealer = read_seat(obj, "dealer", PLAYERS, problems, optional=True)
         if auction is not None and bid is not None:
@@ -427,26 +427,12 @@ def card_strength(card: Card, contract: Contract) -> int:
     return 100 + int(card.rank)
 
 
-def _check_deck(cards: Sequence[Card], field: str) -> list[Problem]:
-    problems = [
-        problem("card_not_in_deck", f"{field}[{i}]", value=str(card))
-        for i, card in enumerate(cards)
-        if card.rank not in RANKS
-    ]
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            problems.append(problem("card_twice", field, value=str(card)))
-        seen.add(card)
-    return problems
-
-
 def trick_winner(cards: Sequence[Card], contract: Contract) -> int:
     """Return the position (0 = the lead) of the card that wins the trick.
 
     The highest trump wins; without a trump, the highest card of the suit led.
     """
-    problems = _check_deck(cards, "trick")
+    problems = check_cards(cards, "trick", RANKS)
     if not cards:
         problems.append(problem("trick_empty", "trick"))
     elif len(cards) > PLAYERS:
@@ -471,7 +457,7 @@ def legal_plays(hand: Sequence[Card], led: Card | None, contract: Contract) -> t
     able (the same-colour jack follows trumps, not its printed suit); when void, any
     card, trumping and over-trumping being allowed, never obliged.
     """
-    check(_check_deck(hand, "hand"))
+    check(check_cards(hand, "hand", RANKS))
     if led is None:
         return tuple(hand)
     suit = effective_suit(led, contract)

@@ -5,6 +5,7 @@ Each game decides its own card order; this module only knows what a card is.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Final
@@ -134,3 +135,18 @@ def parse_cards(texts: list[str], field: str = "cards") -> tuple[Card, ...]:
     if problems:
         raise RulesError(problems)
     return tuple(cards)
+
+
+def check_cards(cards: Sequence[Card], field: str, ranks: Collection[Rank]) -> list[Problem]:
+    """Problems with a set of cards: one not in the game's deck, or one seen twice."""
+    problems = [
+        problem("card_not_in_deck", f"{field}[{i}]", value=str(card))
+        for i, card in enumerate(cards)
+        if card.rank not in ranks
+    ]
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            problems.append(problem("card_twice", field, value=str(card)))
+        seen.add(card)
+    return problems

@@ -39,6 +39,7 @@ class MarkKind(StrEnum):
     BOULMOUS_MADE = "boulmous-made"
     BOULMOUS_FAILED = "boulmous-failed"
     WIN = "win"  # the deal that ended the game
+    CAPOT = "capot"  # Bombu: one player took all eight tricks
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,8 @@ class Standings:
     next_dealer: int | None
     boites: tuple[int, ...] | None = None
     money: Money | None = None
+    manche: int | None = None  # Bombu: the manche now being played (1 to 4)
+    contracts_left: tuple[str, ...] | None = None  # Bombu: still to play in that manche
 
 
 class Game(Protocol[R, D]):
@@ -86,8 +89,11 @@ class Game(Protocol[R, D]):
         """Write every flag, defaults included, so a record states its rules in full."""
         ...
 
-    def parse_deal(self, raw: object, players: int) -> D:
-        """Read one deal as entered; raise `RulesError` for what no deal could be."""
+    def parse_deal(self, raw: object, players: tuple[str, ...]) -> D:
+        """Read one deal as entered; raise `RulesError` for what no deal could be.
+
+        `players` are the names in seat order, so that messages can name a player.
+        """
         ...
 
     def dump_deal(self, deal: D) -> dict[str, object]:

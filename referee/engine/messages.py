@@ -122,8 +122,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     # Boulmous
     "tricks_total": (
-        "tricks add up to {total}, a deal has {tricks}",
-        "les levées font {total} au total, une donne en compte {tricks}",
+        "tricks add up to {total}, a deal has {expected}",
+        "les levées font {total} au total, une donne en compte {expected}",
     ),
     "bid_range": (
         '{field} {value} is not a bid: {low} to {high} tricks, or "boulmous"',
@@ -169,6 +169,78 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "the game was won at deal {won_at}; no deal may follow",
         "la partie a été gagnée à la donne {won_at} ; aucune donne ne peut suivre",
     ),
+    # Bombu provençal
+    "not_for_contract": (
+        "{field} is not counted in the {contract} contract",
+        "{field} : ne se compte pas dans le contrat {contract}",
+    ),
+    "hearts_total": (
+        "hearts add up to {total}, there are {expected}",
+        "les cœurs font {total} au total, il y en a {expected}",
+    ),
+    "queens_total": (
+        "queens add up to {total}, there are {expected}",
+        "les dames font {total} au total, il y en a {expected}",
+    ),
+    "no_trick_hearts": (
+        "{name} (seat {seat}) took no trick, so cannot have {count} hearts",
+        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir {count} cœurs",
+    ),
+    "no_trick_queens": (
+        "{name} (seat {seat}) took no trick, so cannot have {count} queens",
+        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir {count} dames",
+    ),
+    "no_trick_bombu": (
+        "{name} (seat {seat}) took no trick, so cannot have the Bombu (K♥)",
+        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir le Bombu (R♥)",
+    ),
+    "too_many_cards": (
+        "{name} (seat {seat}) took {tricks} tricks, {cards} cards, but {hearts} hearts and "
+        "{queens} queens make at least {needed} cards",
+        "{name} (place {seat}) a fait {tricks} plis, soit {cards} cartes, mais {hearts} cœurs "
+        "et {queens} dames font au moins {needed} cartes",
+    ),
+    "bombu_without_heart": (
+        "the Bombu (K♥) is a heart, but {name} (seat {seat}) who took it has no heart",
+        "le Bombu (R♥) est un cœur, mais {name} (place {seat}) qui l'a pris n'a aucun cœur",
+    ),
+    "queen_of_hearts": (
+        "these counts leave nobody who can hold the Q♥, which is both a heart and a queen",
+        "avec ces comptes, personne ne peut avoir la D♥, qui est à la fois un cœur et une dame",
+    ),
+    "finish_length": (
+        "the Réussite order lists {count} players; give at least the first two, at most {players}",
+        "l'ordre de sortie de la Réussite compte {count} joueurs ; donnez au moins les deux "
+        "premiers, au plus {players}",
+    ),
+    "finish_repeated": (
+        "seat {value} goes out twice in the Réussite order",
+        "la place {value} sort deux fois dans l'ordre de la Réussite",
+    ),
+    "contract_twice": (
+        "{value} was already played in manche {manche}, at deal {earlier}",
+        "{value} a déjà été joué dans la manche {manche}, à la donne {earlier}",
+    ),
+    "contract_out_of_order": (
+        "contracts are played in order here: {expected} comes next, not {value}",
+        "les contrats se jouent dans l'ordre ici : {expected} vient maintenant, pas {value}",
+    ),
+    "after_last_deal": (
+        "a game of Bombu has {deals} deals; no deal may follow",
+        "une partie de Bombu compte {deals} donnes ; aucune donne ne peut suivre",
+    ),
+    "reussite_not_open": (
+        "{value} cannot open its suit: a suit opens only with the {rank}",
+        "{value} ne peut pas ouvrir sa couleur : une couleur ne s'ouvre qu'avec le {rank}",
+    ),
+    "reussite_no_fit": (
+        "{value} does not follow on its suit's run, up or down",
+        "{value} ne se pose pas à la suite de sa couleur, ni en montant ni en descendant",
+    ),
+    "reussite_must_play": (
+        "no pass while a card can be laid: {cards}",
+        "pas de passe quand une carte peut être posée : {cards}",
+    ),
     # cards and tricks
     "card_unknown": (
         "{value} is not a card (write it like JH, 10♥ or AS)",
@@ -209,6 +281,13 @@ FIELD_NAMES: Final[dict[str, tuple[str, str]]] = {
     "stake": ("stake", "mise"),
     "deals": ("deals", "donnes"),
     "card": ("card", "carte"),
+    "hearts": ("hearts", "cœurs"),
+    "queens": ("queens", "dames"),
+    "bombu": ("Bombu (K♥)", "Bombu (R♥)"),
+    "finish": ("Réussite order", "ordre de sortie"),
+    "contract_order": ("contract order", "ordre des contrats"),
+    "start": ("turned card", "carte retournée"),
+    "played": ("cards laid", "cartes posées"),
     "trick": ("trick", "pli"),
     "hand": ("hand", "main"),
     "format": ("format", "format"),

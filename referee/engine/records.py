@@ -59,10 +59,11 @@ def parse_record(data: object) -> AnyRecord:
         raise RulesError(problems)
     players = _parse_players(obj.get("players"), game.player_counts, problems)
     count = len(players) if players is not None else game.player_counts[0]
+    names = players if players is not None else ("?",) * count
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
     rules = _parse_rules(game, obj.get("rules", {}), problems)
     stake = _parse_stake(obj["stake"], problems) if "stake" in obj else None
-    deals = _parse_deals(game, obj.get("deals", []), count, problems)
+    deals = _parse_deals(game, obj.get("deals", []), names, problems)
     check(problems)
     assert players is not None
     return Record(
@@ -144,7 +145,9 @@ def _parse_stake(raw: object, problems: list[Problem]) -> Decimal | None:
     return stake
 
 
-def _parse_deals(game: Any, raw: object, players: int, problems: list[Problem]) -> tuple[Any, ...]:
+def _parse_deals(
+    game: Any, raw: object, players: tuple[str, ...], problems: list[Problem]
+) -> tuple[Any, ...]:
     if not isinstance(raw, list):
         problems.append(problem("deals_not_list", "deals", value=raw))
         return ()
@@ -206,6 +209,9 @@ def standings_json(standings: Standings) -> dict[str, object]:
     }
     if standings.boites is not None:
         out["boites"] = list(standings.boites)
+    if standings.contracts_left is not None:
+        out["manche"] = standings.manche
+        out["contracts_left"] = list(standings.contracts_left)
     if standings.money is not None:
         out["money"] = {
             "stake": money_text(standings.money.stake),

@@ -115,3 +115,21 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.strip()
+
+
+def test_closed_pipe_stops_quietly() -> None:
+    reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    # A record with many deals prints more than a pipe holds once `head` has gone.
+    record = boulmous_record([{"passed": True}] * 5000, rules={"target": 999})
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "score", "-"],
+        input=json.dumps(record).encode(),
+        stdout=reader.stdin,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    assert reader.stdin is not None
+    reader.stdin.close()
+    reader.wait()
+    assert done.returncode == 0
+    assert done.stderr == b""

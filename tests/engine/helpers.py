@@ -36,3 +36,38 @@ PASSED: dict[str, Any] = {"passed": True}
 def standings(record: dict[str, Any]) -> Any:
     """Parse and score a record dict."""
     return score_record(parse_record(record))
+
+
+PLAYERS_BOMBU = ["Marius", "Fanny", "César", "Honorine"]
+BOMBU_CONTRACTS = ["no-tricks", "no-hearts", "no-queens", "no-bombu", "salad", "reussite"]
+
+
+def bombu_record(deals: list[Any], **fields: Any) -> dict[str, Any]:
+    """A Bombu record dict with these deals."""
+    record: dict[str, Any] = {
+        "format": "referee-game/1",
+        "game": "bombu",
+        "players": list(PLAYERS_BOMBU),
+        "first_dealer": 0,
+        "rules": {},
+        "deals": deals,
+    }
+    record.update(fields)
+    return record
+
+
+#: One plain manche of Bombu, valid in any order (deltas in the comments).
+BOMBU_MANCHE: list[dict[str, Any]] = [
+    {"contract": "no-tricks", "tricks": [1, 3, 2, 2]},  # 10 30 20 20
+    {"contract": "no-hearts", "hearts": [3, 0, 4, 1]},  # 30 0 40 10
+    {"contract": "no-queens", "queens": [0, 2, 1, 1]},  # 0 40 20 20
+    {"contract": "no-bombu", "bombu": 2},  # 0 0 80 0
+    {
+        "contract": "salad",
+        "tricks": [2, 3, 1, 2],
+        "hearts": [2, 3, 0, 3],
+        "queens": [1, 2, 0, 1],
+        "bombu": 3,
+    },  # 60 100 10 150
+    {"contract": "reussite", "finish": [1, 3, 0, 2]},  # 0 -200 0 -120
+]

@@ -62,3 +62,61 @@ def cut_at_win(record: dict[str, Any]) -> dict[str, Any]:
         assert problem.deal is not None
         return {**record, "deals": record["deals"][: problem.deal - 1]}
     return record
+
+
+HEART_RANKS = ["A", "10", "K", "Q", "J", "9", "8", "7"]
+DECK32 = [(rank, suit) for rank in HEART_RANKS for suit in "SHDC"]
+
+
+@st.composite
+def real_salad(draw: st.DrawFn, capot: bool = False) -> dict[str, Any]:
+    """A salad entry counted from real cards: 32 shuffled cards, 8 tricks, random winners."""
+    deck = draw(st.permutations(DECK32))
+    if capot:
+        winners = [draw(st.integers(0, 3))] * 8
+    else:
+        winners = draw(st.lists(st.integers(0, 3), min_size=8, max_size=8))
+    tricks, hearts, queens = [0] * 4, [0] * 4, [0] * 4
+    bombu = -1
+    for number, winner in enumerate(winners):
+        tricks[winner] += 1
+        for rank, suit in deck[number * 4 : number * 4 + 4]:
+            hearts[winner] += suit == "H"
+            queens[winner] += rank == "Q"
+            if (rank, suit) == ("K", "H"):
+                bombu = winner
+    return {
+        "contract": "salad",
+        "tricks": tricks,
+        "hearts": hearts,
+        "queens": queens,
+        "bombu": bombu,
+    }
+
+
+@st.composite
+def bombu_manche(draw: st.DrawFn) -> tuple[list[dict[str, Any]], int, int]:
+    """Six deals, one of each contract in random order, from real cards.
+
+    Returns the deals and how many capots fell in contract 1 and in contract 5.
+    """
+    capot1 = draw(st.booleans())
+    capot5 = draw(st.booleans())
+    salad = draw(real_salad(capot=capot5))
+    if capot1:
+        taker = draw(st.integers(0, 3))
+        no_tricks = [8 if seat == taker else 0 for seat in range(4)]
+    else:
+        no_tricks = draw(real_salad())["tricks"]
+    deals = [
+        {"contract": "no-tricks", "tricks": no_tricks},
+        {"contract": "no-hearts", "hearts": draw(real_salad())["hearts"]},
+        {"contract": "no-queens", "queens": draw(real_salad())["queens"]},
+        {"contract": "no-bombu", "bombu": draw(st.integers(0, 3))},
+        salad,
+        {
+            "contract": "reussite",
+            "finish": draw(st.permutations([0, 1, 2, 3]))[: draw(st.integers(2, 4))],
+        },
+    ]
+    return draw(st.permutations(deals)), int(capot1), int(capot5)
