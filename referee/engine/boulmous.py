@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from referee.engine.auction import Call, caller, dump_auction, highest_call, read_auction
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
@@ -30,7 +31,6 @@ TRICKS: Final = 6  # "jusqu'à ce que les 6 levées soient jouées"
 MIN_BID: Final = 3  # "Une enchère doit inclure le nombre de levées (de trois à six)"
 BOULMOUS: Final = 6  # "annoncer boulmous, ce qui correspond à six levées"
 BOULMOUS_WORD: Final = "boulmous"
-PASS: Final = "pass"
 #: The deck: "9, 10, Valet, Dame, Roi et As".
 RANKS: Final = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 MAX_TARGET: Final = 999
@@ -65,10 +65,6 @@ class Rules:
     target: int = 21  # "Le but du jeu est d'être le premier à atteindre 21 points."
     taker_scores: TakerScores = TakerScores.TRICKS
     failed_taker_keeps_tricks: bool = False
-
-
-#: One call of the auction: a bid of 3..6 tricks, or None for a pass.
-Call = int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,48 +122,13 @@ def dump_bid(bid: int) -> int | str:
     return BOULMOUS_WORD if bid == BOULMOUS else bid
 
 
-def _parse_auction(raw: object, problems: list[Problem]) -> tuple[Call, ...] | None:
-    """Read the calls of one round, from the dealer's left to the dealer, strictly rising."""
-    if not isinstance(raw, list):
-        problems.append(problem("auction_not_list", "auction", value=raw))
+def _read_auction(obj: Mapping[str, object], problems: list[Problem]) -> tuple[Call, ...] | None:
+    """The optional auction: "Le joueur à la gauche du donneur fait la première annonce,
+    et les enchères continuent ... jusqu'au donneur"; "Une enchère sera supérieure à une
+    autre ... si le nombre de levées demandées est supérieur"."""
+    if "auction" not in obj:
         return None
-    if len(raw) != PLAYERS:
-        problems.append(problem("auction_length", "auction", count=len(raw), players=PLAYERS))
-        return None
-    calls: list[Call] = []
-    standing = 0
-    found = len(problems)
-    for number, value in enumerate(raw, start=1):
-        if value == PASS:
-            calls.append(None)
-            continue
-        bid = parse_bid(value, f"auction[{number - 1}]", problems)
-        if bid is None:
-            continue
-        # "Une enchère sera supérieure à une autre ... si le nombre de levées demandées
-        # est supérieur": each bid must rise above the standing one.
-        if bid <= standing:
-            problems.append(
-                problem(
-                    "auction_not_rising",
-                    "auction",
-                    call=number,
-                    value=dump_bid(bid),
-                    standing=dump_bid(standing),
-                )
-            )
-        standing = max(standing, bid)
-        calls.append(bid)
-    return tuple(calls) if len(problems) == found else None
-
-
-def _highest_call(auction: Sequence[Call]) -> tuple[int, int] | None:
-    """The winning call as (position in the auction, bid), or None if all passed."""
-    best: tuple[int, int] | None = None
-    for position, call in enumerate(auction):
-        if call is not None and (best is None or call > best[1]):
-            best = (position, call)
-    return best
+    return read_auction(obj["auction"], PLAYERS, parse_bid, dump_bid, problems)
 
 
 class Boulmous:
@@ -218,10 +179,14 @@ class Boulmous:
         # "La manche se déroule ainsi jusqu'à ce que les 6 levées soient jouées."
         if tricks is not None and sum(tricks) != TRICKS:
             problems.append(problem("tricks_total", "tricks", total=sum(tricks), expected=TRICKS))
-        auction = _parse_auction(obj["auction"], problems) if "auction" in obj else None
+        auction = (
+            read_auction(obj["auction"], PLAYERS, parse_bid, dump_bid, problems)
+            if "auction" in obj
+            else None
+        )
         dealer = read_seat(obj, "dealer", PLAYERS, problems, optional=True)
         if auction is not None and bid is not None:
-            highest = _highest_call(auction)
+            highest = highest_call(auction)
             if highest is None:
                 problems.append(problem("auction_all_passed", "auction"))
             elif highest[1] != bid:
@@ -241,8 +206,12 @@ class Boulmous:
         read_object(raw, _PASSED_FIELDS, problems)
         if raw["passed"] is not True:
             problems.append(problem("passed_not_true", "passed", value=raw["passed"]))
-        auction = _parse_auction(raw["auction"], problems) if "auction" in raw else None
-        if auction is not None and _highest_call(auction) is not None:
+        auction = (
+            read_auction(raw["auction"], PLAYERS, parse_bid, dump_bid, problems)
+            if "auction" in raw
+            else None
+        )
+        if auction is not None and highest_call(auction) is not None:
             problems.append(problem("passed_with_bid", "auction"))
         dealer = read_seat(raw, "dealer", PLAYERS, problems, optional=True)
         check(problems)
@@ -261,7 +230,7 @@ class Boulmous:
                 "tricks": list(deal.tricks),
             }
         if deal.auction is not None:
-            out["auction"] = [PASS if c is None else dump_bid(c) for c in deal.auction]
+            out["auction"] = dump_auction(deal.auction, dump_bid)
         if deal.dealer is not None:
             out["dealer"] = deal.dealer
         return out
@@ -331,10 +300,10 @@ def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) ->
             )
         )
     if isinstance(deal, Played) and deal.auction is not None:
-        highest = _highest_call(deal.auction)
+        highest = highest_call(deal.auction)
         assert highest is not None  # parse_deal refused an all-pass auction with a taker
         # "Le joueur à la gauche du donneur fait la première annonce ... jusqu'au donneur."
-        bidder = (dealer + 1 + highest[0]) % PLAYERS
+        bidder = caller(dealer, highest[0], PLAYERS)
         if bidder != deal.taker:
             problems.append(
                 problem(
