@@ -95,6 +95,30 @@ def bombu_game(rng: random.Random) -> dict[str, Any]:
     }
 
 
+PITCH_POINTS = ["ace", "jack", "off_jack", "joker_high", "joker_low", "ten", "three", "two"]
+
+
+def pitch_game(rng: random.Random, hands: int) -> dict[str, Any]:
+    """A long four-handed game that nobody wins (target 999), with random hands."""
+    deals = [
+        {
+            "bidder": rng.randrange(4),
+            "bid": rng.choice([4, 5, 6, 7]),
+            "trump": rng.choice(CONTRACTS[:4]),
+            "points": {card: rng.choice([0, 1, 2, 3, None]) for card in PITCH_POINTS},
+        }
+        for _ in range(hands)
+    ]
+    return {
+        "format": "referee-game/1",
+        "game": "pitch",
+        "players": PLAYERS,
+        "rules": {"target": 999},
+        "stake": "1",
+        "deals": deals,
+    }
+
+
 def report(name: str, record: dict[str, Any], repeat: int = 2000) -> None:
     """Time re-scoring one game many times; print median and p95."""
     times = per_call(lambda: rescore(record), repeat)
@@ -138,6 +162,8 @@ def main() -> None:
     report("40-deal game", boulmous_record([random_boulmous_deal(rng) for _ in range(40)], 999))
     print("Bombu provençal")
     report("24-deal game", bombu_game(rng))
+    print("Pitch")
+    report("40-hand game", pitch_game(rng, 40))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
 from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
-from referee.engine.settlement import Money, Payment, settle
+from referee.engine.settlement import settle, winners_collect
 
 PLAYERS: Final = 4
 TRICKS: Final = 8  # "Il y a 8 plis"
@@ -66,7 +66,7 @@ class Contract(StrEnum):
 
     @property
     def allows_capot(self) -> bool:
-        """ "Capot (contrats 1 et 5)": only no-tricks and the salad."""
+        """Whether taking all eight tricks is a capot: "Capot (contrats 1 et 5)"."""
         return self in (Contract.NO_TRICKS, Contract.SALAD)
 
 
@@ -149,7 +149,7 @@ class Bombu:
         """Write the flag."""
         return {"contract_order": rules.contract_order.value}
 
-    def parse_deal(self, raw: object, players: tuple[str, ...]) -> Deal:
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal and check that real cards could give these counts."""
         problems: list[Problem] = []
         obj = read_object(raw, _ALL_FIELDS, problems)
@@ -232,7 +232,10 @@ class Bombu:
             scores=tuple(scores),
             deals=tuple(results),
             next_dealer=None if finished else manche_dealer(record.first_dealer, manche),
-            money=None if record.stake is None else _money(winners, record),
+            # Referee's ruling: each player who did not win pays each winner one stake.
+            money=None
+            if record.stake is None
+            else settle(PLAYERS, winners_collect(PLAYERS, winners), record.stake),
             manche=None if finished else manche + 1,
             contracts_left=() if finished else left,
         )
@@ -428,18 +431,6 @@ def deal_deltas(deal: Deal) -> tuple[list[int], tuple[Mark, ...]]:
     if deal.bombu is not None:
         deltas[deal.bombu] += BOMBU_POINTS
     return deltas, ()
-
-
-def _money(winners: Sequence[int], record: Record[Rules, Deal]) -> Money:
-    """Referee's ruling: at the end, each player who did not win pays each winner a stake."""
-    assert record.stake is not None
-    payments = [
-        Payment(seat, winner, 1)
-        for winner in winners
-        for seat in range(PLAYERS)
-        if seat not in winners
-    ]
-    return settle(PLAYERS, payments, record.stake)
 
 
 # --- the referee at the table: the trick judge and the Réussite ----------------------

@@ -160,7 +160,7 @@ class Boulmous:
             "failed_taker_keeps_tricks": rules.failed_taker_keeps_tricks,
         }
 
-    def parse_deal(self, raw: object, players: tuple[str, ...]) -> Deal:
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal: a played one or `{"passed": true}`, every problem at once."""
         problems: list[Problem] = []
         if isinstance(raw, dict) and "passed" in raw:
@@ -179,11 +179,7 @@ class Boulmous:
         # "La manche se déroule ainsi jusqu'à ce que les 6 levées soient jouées."
         if tricks is not None and sum(tricks) != TRICKS:
             problems.append(problem("tricks_total", "tricks", total=sum(tricks), expected=TRICKS))
-        auction = (
-            read_auction(obj["auction"], PLAYERS, parse_bid, dump_bid, problems)
-            if "auction" in obj
-            else None
-        )
+        auction = _read_auction(obj, problems)
         dealer = read_seat(obj, "dealer", PLAYERS, problems, optional=True)
         if auction is not None and bid is not None:
             highest = highest_call(auction)
@@ -206,11 +202,7 @@ class Boulmous:
         read_object(raw, _PASSED_FIELDS, problems)
         if raw["passed"] is not True:
             problems.append(problem("passed_not_true", "passed", value=raw["passed"]))
-        auction = (
-            read_auction(raw["auction"], PLAYERS, parse_bid, dump_bid, problems)
-            if "auction" in raw
-            else None
-        )
+        auction = _read_auction(raw, problems)
         if auction is not None and highest_call(auction) is not None:
             problems.append(problem("passed_with_bid", "auction"))
         dealer = read_seat(raw, "dealer", PLAYERS, problems, optional=True)

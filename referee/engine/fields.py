@@ -74,10 +74,10 @@ def read_seat(
 
 def seat_value(value: object, field: str, players: int, problems: list[Problem]) -> int | None:
     """Check one seat number."""
-    if not is_int(value):
+    # `type() is int` also keeps out booleans; this runs for every point card of a hand.
+    if type(value) is not int:
         problems.append(problem("seat_not_integer", field, value=value))
         return None
-    assert isinstance(value, int)
     if not 0 <= value < players:
         problems.append(problem("seat_unknown", field, value=value, high=players - 1))
         return None

@@ -40,6 +40,9 @@ class MarkKind(StrEnum):
     BOULMOUS_FAILED = "boulmous-failed"
     WIN = "win"  # the deal that ended the game
     CAPOT = "capot"  # Bombu: one player took all eight tricks
+    SET = "set"  # Pitch: the bidding side missed its bid
+    MOON_MADE = "moon-made"
+    MOON_FAILED = "moon-failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +92,11 @@ class Game(Protocol[R, D]):
         """Write every flag, defaults included, so a record states its rules in full."""
         ...
 
-    def parse_deal(self, raw: object, players: tuple[str, ...]) -> D:
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: R) -> D:
         """Read one deal as entered; raise `RulesError` for what no deal could be.
 
-        `players` are the names in seat order, so that messages can name a player.
+        `players` are the names in seat order, so that messages can name a player;
+        `rules` are the game's flags (Pitch's point cards depend on its variant).
         """
         ...
 

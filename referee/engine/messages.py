@@ -241,6 +241,43 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "no pass while a card can be laid: {cards}",
         "pas de passe quand une carte peut être posée : {cards}",
     ),
+    # Pitch
+    "pitch_variant": (
+        "{value}-point pitch does not exist; the variants are {variants}",
+        "le pitch à {value} points n'existe pas ; les variantes sont {variants}",
+    ),
+    "pitch_bid_range": (
+        '{field} {value} is not a bid: {low} to {high}, or "moon"',
+        '{field} {value} n\'est pas une enchère : de {low} à {high}, ou "moon"',
+    ),
+    "point_missing": (
+        "who won the {card}? Give a seat, or null if it was dead",
+        "qui a gagné {card} ? Donnez une place, ou null si la carte était morte",
+    ),
+    "point_not_in_variant": (
+        "{value} is not a point card in {variant}-point pitch",
+        "{value} ne compte pas dans le pitch à {variant} points",
+    ),
+    "partner_four_handed": (
+        "a four-handed game has no called partner: partners sit opposite",
+        "à quatre il n'y a pas de partenaire appelé : les partenaires sont face à face",
+    ),
+    "partner_is_bidder": (
+        "the bidder (seat {value}) cannot be his own partner",
+        "l'enchérisseur (place {value}) ne peut pas être son propre partenaire",
+    ),
+    "auction_dealer_stuck": (
+        "everyone else passed, so the dealer must bid",
+        "tous les autres ont passé : le donneur doit enchérir",
+    ),
+    "auction_bidder": (
+        "the highest bid of the auction was made by seat {seat} ({name}), not by the bidder",
+        "la plus haute enchère a été faite par la place {seat} ({name}), pas par l'enchérisseur",
+    ),
+    "card_not_trump": (
+        "{value} is not a trump; only trumps are played once {suit} is trump",
+        "{value} n'est pas un atout ; à {suit} atout, seuls les atouts se jouent",
+    ),
     # cards and tricks
     "card_unknown": (
         "{value} is not a card (write it like JH, 10♥ or AS)",
@@ -287,6 +324,13 @@ FIELD_NAMES: Final[dict[str, tuple[str, str]]] = {
     "finish": ("Réussite order", "ordre de sortie"),
     "contract_order": ("contract order", "ordre des contrats"),
     "start": ("turned card", "carte retournée"),
+    "bidder": ("bidder", "enchérisseur"),
+    "trump": ("trump", "atout"),
+    "partner": ("partner", "partenaire"),
+    "bidder_scores": ("bidder's score", "score de l'enchérisseur"),
+    "defenders_score": ("defenders score", "les défenseurs marquent"),
+    "reverse": ("reverse order", "hiérarchie inverse"),
+    "dirty": ("dirty pitch", "pitch sale"),
     "played": ("cards laid", "cartes posées"),
     "trick": ("trick", "pli"),
     "hand": ("hand", "main"),

@@ -63,7 +63,8 @@ def parse_record(data: object) -> AnyRecord:
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
     rules = _parse_rules(game, obj.get("rules", {}), problems)
     stake = _parse_stake(obj["stake"], problems) if "stake" in obj else None
-    deals = _parse_deals(game, obj.get("deals", []), names, problems)
+    # Deals are read under the game's rules; with broken rules only those are reported.
+    deals = _parse_deals(game, obj.get("deals", []), names, rules, problems) if rules else ()
     check(problems)
     assert players is not None
     return Record(
@@ -146,7 +147,7 @@ def _parse_stake(raw: object, problems: list[Problem]) -> Decimal | None:
 
 
 def _parse_deals(
-    game: Any, raw: object, players: tuple[str, ...], problems: list[Problem]
+    game: Any, raw: object, players: tuple[str, ...], rules: Any, problems: list[Problem]
 ) -> tuple[Any, ...]:
     if not isinstance(raw, list):
         problems.append(problem("deals_not_list", "deals", value=raw))
@@ -157,7 +158,7 @@ def _parse_deals(
     deals = []
     for number, item in enumerate(raw, start=1):
         try:
-            deals.append(game.parse_deal(item, players))
+            deals.append(game.parse_deal(item, players, rules))
         except RulesError as error:
             problems.extend(p.at_deal(number) for p in error.problems)
     return tuple(deals)

@@ -48,6 +48,17 @@ def net_balances(players: int, payments: Iterable[Payment], stake: Decimal) -> t
     return tuple(stake * u for u in units)
 
 
+def winners_collect(players: int, winners: Iterable[int]) -> list[Payment]:
+    """Each player who did not win pays each winner one stake (Bombu's and Pitch's stakes)."""
+    won = set(winners)
+    return [
+        Payment(seat, winner, 1)
+        for winner in sorted(won)
+        for seat in range(players)
+        if seat not in won
+    ]
+
+
 def settle(players: int, payments: Iterable[Payment], stake: Decimal) -> Money:
     """Net the payments and find the fewest transfers that settle them."""
     net = net_balances(players, payments, stake)

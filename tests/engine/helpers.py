@@ -71,3 +71,37 @@ BOMBU_MANCHE: list[dict[str, Any]] = [
     },  # 60 100 10 150
     {"contract": "reussite", "finish": [1, 3, 0, 2]},  # 0 -200 0 -120
 ]
+
+
+PLAYERS_PITCH = ["Dale", "Rhonda", "Earl", "Peggy"]
+PLAYERS_PITCH5 = ["Dale", "Rhonda", "Earl", "Peggy", "Walt"]
+
+
+def pitch_record(deals: list[Any], five: bool = False, **fields: Any) -> dict[str, Any]:
+    """A Pitch record dict (four-handed unless `five`)."""
+    record: dict[str, Any] = {
+        "format": "referee-game/1",
+        "game": "pitch",
+        "players": list(PLAYERS_PITCH5 if five else PLAYERS_PITCH),
+        "first_dealer": 0,
+        "rules": {},
+        "deals": deals,
+    }
+    record.update(fields)
+    return record
+
+
+def pitch_points(variant: int = 10, default: int | None = 0, **won: int | None) -> dict[str, Any]:
+    """Every point card of the variant won by `default`, except those named."""
+    from referee.engine.pitch import VARIANTS
+
+    points: dict[str, Any] = {card.value: default for card in VARIANTS[variant].points}
+    points.update(won)
+    return points
+
+
+def hand(
+    bidder: int, bid: int | str, points: dict[str, Any], trump: str = "spades", **extra: Any
+) -> dict[str, Any]:
+    """A Pitch hand."""
+    return {"bidder": bidder, "bid": bid, "trump": trump, "points": points, **extra}

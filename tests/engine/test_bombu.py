@@ -56,6 +56,18 @@ DEALS = [
         None,
     ),
     (
+        "salad-only-one-player-can-hold-the-queen-of-hearts",
+        {
+            "contract": "salad",
+            "tricks": [2, 1, 3, 2],
+            "hearts": [1, 2, 3, 2],
+            "queens": [1, 3, 0, 0],
+            "bombu": 2,
+        },
+        [50, 90, 140, 40],
+        None,
+    ),
+    (
         "salad-capot-counts-left-out",
         {"contract": "salad", "tricks": [0, 0, 8, 0]},
         [0, 0, -320, 0],

@@ -47,7 +47,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "game_unknown",
         "game",
         None,
-        'Unknown game "belote"; known games: boulmous, bombu',
+        'Unknown game "belote"; known games: boulmous, bombu, pitch',
     ),
     ("players-not-list", _with(players="Ana"), "players_not_list", "players", None, None),
     (
@@ -386,9 +386,12 @@ def test_every_message_has_a_test() -> None:
     from tests.engine.test_bombu import ERRORS as BOMBU_CASES
     from tests.engine.test_bombu import OTHER_CODES as BOMBU_CODES
     from tests.engine.test_cards import CARD_CODES
+    from tests.engine.test_pitch import ERRORS as PITCH_CASES
+    from tests.engine.test_pitch import OTHER_CODES as PITCH_CODES
 
     tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
     tested |= {c[2] for c in BOMBU_CASES} | BOMBU_CODES
+    tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES
     assert set(MESSAGES) == tested
 
 

@@ -1,0 +1,644 @@
+"""10-point Pitch with jokers and the off-jack: teams, moon shots, nine point variants.
+
+Rule text: `shared/seeds/002_ef0a232c592ec1a2.txt`; rulings: `shared/RULINGS.md`;
+the project's reading, with the seed sentence behind each rule: `docs/RULES.md`.
+Four players play as two teams of partners sitting opposite; five play each for
+himself, the bidder calling a partner for the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from referee.engine.auction import (
+    BidReader,
+    Call,
+    caller,
+    dump_auction,
+    highest_call,
+    read_auction,
+)
+from referee.engine.cards import Card, Rank, Suit
+from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.fields import (
+    is_int,
+    read_bool,
+    read_choice,
+    read_int,
+    read_object,
+    read_seat,
+    seat_value,
+)
+from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
+from referee.engine.settlement import settle, winners_collect
+
+MIN_BID: Final = 4  # "L'enchère minimale est de quatre."
+MOON_WORD: Final = "moon"
+#: The moon is kept as a number above every bid, so that auctions compare simply.
+MOON: Final = 1000
+MAX_TARGET: Final = 999
+TEAMS: Final = ((0, 2), (1, 3))  # "Chaque joueur a un partenaire qui « s'assoit » en face"
+
+
+class PointCard(StrEnum):
+    """The point cards, by the record format's names."""
+
+    ACE = "ace"
+    JACK = "jack"
+    OFF_JACK = "off_jack"
+    JOKER_HIGH = "joker_high"
+    JOKER_LOW = "joker_low"
+    TEN = "ten"
+    THREE = "three"
+    TWO = "two"
+    OFF_ACE = "off_ace"
+    OFF_TEN = "off_ten"
+    OFF_THREE = "off_three"
+    OFF_TWO = "off_two"
+
+    @property
+    def value_in_points(self) -> int:
+        """Three for a 3 ("Les trois valent trois points"), one for every other point card."""
+        return POINT_VALUES[self]
+
+
+P = PointCard
+POINT_VALUES: Final[dict[PointCard, int]] = {
+    card: 3 if card in (P.THREE, P.OFF_THREE) else 1 for card in PointCard
+}
+_POINT_NAMES: Final = frozenset(PointCard)
+_BASE: Final = (P.ACE, P.JACK, P.OFF_JACK, P.JOKER_HIGH, P.JOKER_LOW, P.TEN, P.THREE, P.TWO)
+_JOKERS: Final = (P.JOKER_HIGH, P.JOKER_LOW)
+_ALL_OFF: Final = (P.OFF_ACE, P.OFF_TEN, P.OFF_THREE, P.OFF_TWO)
+
+
+def _without(cards: Sequence[PointCard], *dropped: PointCard) -> tuple[PointCard, ...]:
+    return tuple(c for c in cards if c not in dropped)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A point-count variant: its point cards, and which extra cards are in play.
+
+    Where the seed says the jokers do not count, they are out of the deck; off cards
+    in play are trumps that rank just below their counterparts.
+    """
+
+    total: int
+    points: tuple[PointCard, ...]
+    jokers: bool
+    off_ranks: frozenset[Rank]
+
+
+_OFF_JACK_ONLY: Final = frozenset({Rank.JACK})
+_OFF_THREE: Final = frozenset({Rank.JACK, Rank.THREE})
+_EVERY_OFF: Final = frozenset({Rank.ACE, Rank.JACK, Rank.TEN, Rank.THREE, Rank.TWO})
+
+#: The nine variants of the seed ("Variations de points").
+VARIANTS: Final[dict[int, Variant]] = {
+    # "les jokers et les trois ne sont pas comptés comme des points"
+    5: Variant(5, _without(_BASE, *_JOKERS, P.THREE), False, _OFF_JACK_ONLY),
+    # "les trois ne sont pas comptés comme un point"
+    7: Variant(7, _without(_BASE, P.THREE), True, _OFF_JACK_ONLY),
+    # "les jokers ne sont pas comptés comme des points"
+    8: Variant(8, _without(_BASE, *_JOKERS), False, _OFF_JACK_ONLY),
+    10: Variant(10, _BASE, True, _OFF_JACK_ONLY),
+    # 13 without the jokers
+    11: Variant(11, (*_without(_BASE, *_JOKERS), P.OFF_THREE), False, _OFF_THREE),
+    # "le hors-trois est également inclus dans le jeu et vaut trois points"
+    13: Variant(13, (*_BASE, P.OFF_THREE), True, _OFF_THREE),
+    # 16 without the jokers
+    14: Variant(14, (*_without(_BASE, *_JOKERS), *_ALL_OFF), False, _EVERY_OFF),
+    # 16 where "le hors-deux n'est pas compté comme un point" (it is still in play)
+    15: Variant(15, (*_BASE, P.OFF_ACE, P.OFF_TEN, P.OFF_THREE), True, _EVERY_OFF),
+    # "TOUS les points off sont utilisés et comptent comme un point chacun à
+    # l'exception du trois off qui est trois points"
+    16: Variant(16, (*_BASE, *_ALL_OFF), True, _EVERY_OFF),
+}
+
+
+class BidderScores(StrEnum):
+    """What a bidding side that makes its bid receives: the bid (default) or its points."""
+
+    BID = "bid"
+    POINTS = "points"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house-rule flags of a Pitch game."""
+
+    points: int = 10
+    bidder_scores: BidderScores = BidderScores.BID
+    defenders_score: bool = True
+    target: int = 52  # "La première équipe à atteindre 52 points est déclarée gagnante."
+    reverse: bool = False
+    dirty: bool = False
+
+    @property
+    def variant(self) -> Variant:
+        """The point-count variant these rules play."""
+        return VARIANTS[self.points]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One hand as entered: the bid, the trump, and who won each point card.
+
+    `points` pairs each point card of the variant with the seat that won it (for
+    the 2, the seat that played it), or None when it was dead. `partner` is used
+    only five-handed: the seat holding the called card, or None when alone.
+    """
+
+    bidder: int
+    bid: int
+    trump: Suit
+    points: tuple[tuple[PointCard, int | None], ...]
+    partner: int | None = None
+    auction: tuple[Call, ...] | None = None
+    dealer: int | None = None
+    five_handed: bool = False
+
+    @property
+    def is_moon(self) -> bool:
+        """The bid was to shoot the moon: take every point."""
+        return self.bid == MOON
+
+
+_DEAL_FIELDS: Final = frozenset(
+    {"bidder", "bid", "trump", "points", "partner", "auction", "dealer"}
+)
+_RULE_FIELDS: Final = frozenset(
+    {"points", "bidder_scores", "defenders_score", "target", "reverse", "dirty"}
+)
+
+
+def dump_bid(bid: int) -> int | str:
+    """Write a bid; the moon as the word "moon"."""
+    return MOON_WORD if bid == MOON else bid
+
+
+def _bid_reader(variant: Variant) -> BidReader:
+    def read_bid(value: object, field: str, problems: list[Problem]) -> int | None:
+        """A bid is 4 up to the variant's total, or "moon"."""
+        if value == MOON_WORD:
+            return MOON
+        if isinstance(value, int) and is_int(value) and MIN_BID <= value <= variant.total:
+            return value
+        problems.append(
+            problem("pitch_bid_range", field, value=value, low=MIN_BID, high=variant.total)
+        )
+        return None
+
+    return read_bid
+
+
+def partners(bidder: int, partner: int | None, players: int) -> tuple[int, ...]:
+    """The bidding side: the bidder's team (four-handed), or bidder and called partner."""
+    if players == 4:
+        return (bidder, (bidder + 2) % 4)
+    return (bidder,) if partner is None else (bidder, partner)
+
+
+class Pitch:
+    """The Pitch rules: reading hands, scoring teams and players, the moon, the end."""
+
+    key: str = "pitch"
+    player_counts: tuple[int, ...] = (4, 5)
+
+    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
+        """Read the flags; a missing one takes its default (10-point, 52 to win)."""
+        problems: list[Problem] = []
+        read_object(raw, _RULE_FIELDS, problems)
+        default = Rules()
+        points = read_int(raw, "points", problems, 5, 16, optional=True)
+        if points is not None and points not in VARIANTS:
+            problems.append(
+                problem("pitch_variant", "points", value=points, variants=_variant_list())
+            )
+        bidder = read_choice(raw, "bidder_scores", BidderScores, problems, optional=True)
+        defenders = read_bool(raw, "defenders_score", problems, optional=True)
+        target = read_int(raw, "target", problems, 1, MAX_TARGET, optional=True)
+        reverse = read_bool(raw, "reverse", problems, optional=True)
+        dirty = read_bool(raw, "dirty", problems, optional=True)
+        check(problems)
+        return Rules(
+            points=default.points if points is None else points,
+            bidder_scores=bidder or default.bidder_scores,
+            defenders_score=default.defenders_score if defenders is None else defenders,
+            target=default.target if target is None else target,
+            reverse=default.reverse if reverse is None else reverse,
+            dirty=default.dirty if dirty is None else dirty,
+        )
+
+    def dump_rules(self, rules: Rules) -> dict[str, object]:
+        """Write every flag."""
+        return {
+            "points": rules.points,
+            "bidder_scores": rules.bidder_scores.value,
+            "defenders_score": rules.defenders_score,
+            "target": rules.target,
+            "reverse": rules.reverse,
+            "dirty": rules.dirty,
+        }
+
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
+        """Read one hand: bid, trump, every point card of the variant, the partner."""
+        problems: list[Problem] = []
+        count = len(players)
+        obj = read_object(raw, _DEAL_FIELDS, problems)
+        if obj is None:
+            raise RulesError(problems)
+        read_bid = _bid_reader(rules.variant)
+        bidder = read_seat(obj, "bidder", count, problems)
+        bid = None
+        if "bid" not in obj:
+            problems.append(problem("missing", "bid"))
+        else:
+            bid = read_bid(obj["bid"], "bid", problems)
+        trump = read_choice(obj, "trump", Suit, problems)
+        points = _parse_points(obj, rules.variant, count, problems)
+        partner = _parse_partner(obj, bidder, count, problems)
+        dealer = read_seat(obj, "dealer", count, problems, optional=True)
+        auction = None
+        if "auction" in obj:
+            auction = read_auction(obj["auction"], count, read_bid, dump_bid, problems)
+        if auction is not None and bid is not None:
+            problems.extend(_auction_problems(auction, bid))
+        check(problems)
+        assert bidder is not None
+        assert bid is not None
+        assert trump is not None
+        assert points is not None
+        return Deal(bidder, bid, trump, points, partner, auction, dealer, count == 5)
+
+    def dump_deal(self, deal: Deal) -> dict[str, object]:
+        """Write a hand as the record format has it."""
+        out: dict[str, object] = {
+            "bidder": deal.bidder,
+            "bid": dump_bid(deal.bid),
+            "trump": deal.trump.value,
+            "points": dict(deal.points),
+        }
+        if deal.five_handed:
+            out["partner"] = deal.partner  # null: the bidder went alone
+        if deal.auction is not None:
+            out["auction"] = dump_auction(deal.auction, dump_bid)
+        if deal.dealer is not None:
+            out["dealer"] = deal.dealer
+        return out
+
+    def score(self, record: Record[Rules, Deal]) -> Standings:
+        """Play the hands in order; the end and the moon decide the winners."""
+        rules = record.rules
+        count = len(record.players)
+        scores = [0] * count
+        results: list[DealResult] = []
+        problems: list[Problem] = []
+        winners: tuple[int, ...] = ()
+        won_at = 0
+        for number, deal in enumerate(record.deals, start=1):
+            # "L'enchère commence par le joueur à gauche du croupier": the deal passes left.
+            dealer = (record.first_dealer + number - 1) % count
+            if winners:
+                problems.append(problem("after_win", "deals", won_at=won_at).at_deal(number))
+                break
+            problems.extend(p.at_deal(number) for p in _placement_problems(deal, dealer, record))
+            hand = play_hand(deal, rules, scores, count)
+            for seat, delta in enumerate(hand.deltas):
+                scores[seat] += delta
+            winners = hand.winners
+            marks = hand.marks
+            if winners:
+                won_at = number
+                marks = (*marks, *(Mark(MarkKind.WIN, seat) for seat in winners))
+            results.append(DealResult(hand.deltas, dealer, marks))
+        check(problems)
+        finished = bool(winners)
+        return Standings(
+            game=self.key,
+            finished=finished,
+            winners=winners,
+            scores=tuple(scores),
+            deals=tuple(results),
+            next_dealer=None if finished else (record.first_dealer + len(results)) % count,
+            # Referee's ruling: each player who did not win pays each winner one stake.
+            money=None
+            if record.stake is None
+            else settle(count, winners_collect(count, winners), record.stake),
+        )
+
+
+def _variant_list() -> str:
+    return ", ".join(str(v) for v in VARIANTS)
+
+
+def _parse_points(
+    obj: Mapping[str, object], variant: Variant, players: int, problems: list[Problem]
+) -> tuple[tuple[PointCard, int | None], ...] | None:
+    """Every point card of the variant, each with a seat or null (dead)."""
+    if "points" not in obj:
+        problems.append(problem("missing", "points"))
+        return None
+    raw = obj["points"]
+    if not isinstance(raw, dict):
+        problems.append(problem("not_object", "points", value=raw))
+        return None
+    found = len(problems)
+    for key in raw:
+        if key not in _POINT_NAMES:
+            problems.append(problem("unknown_field", f"points.{key}", value=key))
+        elif key not in variant.points:
+            problems.append(
+                problem("point_not_in_variant", f"points.{key}", value=key, variant=variant.total)
+            )
+    won: list[tuple[PointCard, int | None]] = []
+    # A StrEnum member is its own name: `card in raw` finds the key "ace".
+    for card in variant.points:
+        if card not in raw:
+            problems.append(problem("point_missing", f"points.{card}", card=str(card)))
+            continue
+        value = raw[card]
+        seat = None if value is None else seat_value(value, f"points.{card}", players, problems)
+        won.append((card, seat))
+    return tuple(won) if len(problems) == found else None
+
+
+def _parse_partner(
+    obj: Mapping[str, object], bidder: int | None, players: int, problems: list[Problem]
+) -> int | None:
+    """Five-handed: the called partner's seat, or null when the card was in the blind."""
+    if players == 4:
+        if "partner" in obj:
+            problems.append(problem("partner_four_handed", "partner"))
+        return None
+    if "partner" not in obj:
+        problems.append(problem("missing", "partner"))
+        return None
+    if obj["partner"] is None:
+        return None
+    partner = seat_value(obj["partner"], "partner", players, problems)
+    if partner is not None and partner == bidder:
+        problems.append(problem("partner_is_bidder", "partner", value=partner))
+        return None
+    return partner
+
+
+def _auction_problems(auction: Sequence[Call], bid: int) -> list[Problem]:
+    """The auction must end at the bid, with the dealer stuck when all others passed."""
+    problems: list[Problem] = []
+    # "Si personne ne fait d'offre ..., le concessionnaire DOIT prendre l'offre pour quatre."
+    if all(call is None for call in auction[:-1]) and auction[-1] is None:
+        problems.append(problem("auction_dealer_stuck", "auction"))
+        return problems
+    highest = highest_call(auction)
+    assert highest is not None
+    if highest[1] != bid:
+        problems.append(
+            problem("auction_bid", "auction", auction=dump_bid(highest[1]), bid=dump_bid(bid))
+        )
+    return problems
+
+
+def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) -> list[Problem]:
+    """The stated dealer, and who made the auction's highest bid."""
+    problems: list[Problem] = []
+    count = len(record.players)
+    if deal.dealer is not None and deal.dealer != dealer:
+        problems.append(
+            problem(
+                "dealer_wrong",
+                "dealer",
+                value=deal.dealer,
+                expected=dealer,
+                name=record.players[dealer],
+            )
+        )
+    if deal.auction is not None:
+        highest = highest_call(deal.auction)
+        assert highest is not None  # the dealer is stuck, so someone bid
+        seat = caller(dealer, highest[0], count)
+        if seat != deal.bidder:
+            problems.append(
+                problem("auction_bidder", "auction", seat=seat, name=record.players[seat])
+            )
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """What one hand did: each seat's change, its marks, and the winners if it ended the game."""
+
+    deltas: tuple[int, ...]
+    marks: tuple[Mark, ...]
+    winners: tuple[int, ...]
+
+
+def play_hand(deal: Deal, rules: Rules, scores: Sequence[int], players: int) -> Hand:
+    """Score one hand from the scores before it."""
+    side = partners(deal.bidder, deal.partner, players)
+    defenders = tuple(seat for seat in range(players) if seat not in side)
+    side_points = defender_points = 0
+    for card, seat in deal.points:
+        if seat is None:
+            continue  # a dead card: nobody scores it
+        if seat in side:
+            side_points += POINT_VALUES[card]
+        else:
+            defender_points += POINT_VALUES[card]
+    deltas = [0] * players
+    if deal.is_moon:
+        # "Tirer sur la lune signifie prendre les 10 points": every point of the variant.
+        if side_points < rules.variant.total:
+            # "Le fait de ne pas marquer les dix points constitue une perte de partie."
+            return Hand(
+                tuple(deltas),
+                (Mark(MarkKind.MOON_FAILED, deal.bidder),),
+                _moon_failed_winners(defenders, scores, players),
+            )
+        # "l'équipe d'enchères avance son score à 52 si son score était supérieur à zéro
+        # ou à zéro si son score était inférieur à zéro"
+        for seat in side:
+            deltas[seat] = (rules.target if scores[seat] >= 0 else 0) - scores[seat]
+        marks: tuple[Mark, ...] = (Mark(MarkKind.MOON_MADE, deal.bidder),)
+        made = True
+    else:
+        made = side_points >= deal.bid
+        if made:
+            gain = deal.bid if rules.bidder_scores is BidderScores.BID else side_points
+        else:
+            gain = -deal.bid  # "l'enchérisseur est « défini » et le montant ... soustrait"
+        for seat in side:
+            deltas[seat] = gain
+        marks = () if made else (Mark(MarkKind.SET, deal.bidder),)
+    if rules.defenders_score:
+        for seat in defenders:
+            deltas[seat] = defender_points
+    after = [scores[seat] + deltas[seat] for seat in range(players)]
+    return Hand(tuple(deltas), marks, _winners(after, deal, made, rules.target, players))
+
+
+def _winners(
+    scores: Sequence[int], deal: Deal, made: bool, target: int, players: int
+) -> tuple[int, ...]:
+    """Who has won after a hand, if anyone (empty: play on)."""
+    reached = [seat for seat in range(players) if scores[seat] >= target]
+    if not reached:
+        return ()
+    side = partners(deal.bidder, deal.partner, players)
+    if players == 4:
+        # Both teams there: the bidders if they made it, otherwise the defenders.
+        if made and deal.bidder in reached:
+            return tuple(sorted(side))
+        team = next(t for t in TEAMS if deal.bidder not in t)
+        return team if any(seat in reached for seat in team) else ()
+    # Five-handed: the bidder (if made) goes out first, then the partner, then the
+    # unique highest total; a tie at the top plays on.
+    for seat in side:
+        if made and seat in reached:
+            return (seat,)
+    top = max(scores[seat] for seat in reached)
+    leaders = tuple(seat for seat in reached if scores[seat] == top)
+    return leaders if len(leaders) == 1 else ()
+
+
+def _moon_failed_winners(
+    defenders: Sequence[int], scores: Sequence[int], players: int
+) -> tuple[int, ...]:
+    """A failed moon loses the game: the defending team wins (five-handed: the best defender)."""
+    if players == 4:
+        return tuple(defenders)
+    top = max(scores[seat] for seat in defenders)
+    return tuple(seat for seat in defenders if scores[seat] == top)
+
+
+# --- the referee at the table: card order and the trick judge ------------------------
+
+
+class Joker(StrEnum):
+    """The two jokers: "Joker (Point)", "Joker (Point)", high above low."""
+
+    HIGH = "joker_high"
+    LOW = "joker_low"
+
+    def __str__(self) -> str:
+        return "JK+" if self is Joker.HIGH else "JK-"
+
+
+PitchCard = Card | Joker
+
+_JOKER_NAMES: Final = {
+    "JK+": Joker.HIGH,
+    "JOKER+": Joker.HIGH,
+    "JOKER_HIGH": Joker.HIGH,
+    "JK-": Joker.LOW,
+    "JOKER-": Joker.LOW,
+    "JOKER_LOW": Joker.LOW,
+}
+
+
+def parse_card(text: str) -> PitchCard:
+    """Read a card as players type it; the jokers are `JK+` (high) and `JK-` (low)."""
+    joker = _JOKER_NAMES.get(text.strip().upper().replace("−", "-"))
+    return joker if joker is not None else Card.parse(text)
+
+
+def trump_order(trump: Suit, variant: Variant, reverse: bool = False) -> tuple[PitchCard, ...]:
+    """Every trump in play, strongest first.
+
+    "As, Roi, Reine, Jack, Off-jack, Joker, Joker, 10, 9 ... 3, 2"; the off cards of
+    the larger variants rank just below their counterparts; `reverse` turns it upside
+    down ("Le deux est la carte la plus puissante, l'as étant le plus bas").
+    """
+    off = trump.same_colour
+    order: list[PitchCard] = []
+    for rank in sorted((r for r in Rank), reverse=True):
+        order.append(Card(rank, trump))
+        if rank in variant.off_ranks:
+            order.append(Card(rank, off))
+        if rank is Rank.JACK and variant.jokers:
+            order.extend((Joker.HIGH, Joker.LOW))
+    return tuple(reversed(order)) if reverse else tuple(order)
+
+
+def point_card(card: PitchCard, trump: Suit, variant: Variant) -> PointCard | None:
+    """The point card this card is in the variant, if any."""
+    key: PointCard | None = None
+    if isinstance(card, Joker):
+        key = PointCard(card.value)
+    elif card.suit is trump:
+        key = _TRUMP_POINTS.get(card.rank)
+    elif card.suit is trump.same_colour:
+        key = _OFF_POINTS.get(card.rank)
+    return key if key in variant.points else None
+
+
+_TRUMP_POINTS: Final[dict[Rank, PointCard]] = {
+    Rank.ACE: P.ACE,
+    Rank.JACK: P.JACK,
+    Rank.TEN: P.TEN,
+    Rank.THREE: P.THREE,
+    Rank.TWO: P.TWO,
+}
+_OFF_POINTS: Final[dict[Rank, PointCard]] = {
+    Rank.ACE: P.OFF_ACE,
+    Rank.JACK: P.OFF_JACK,
+    Rank.TEN: P.OFF_TEN,
+    Rank.THREE: P.OFF_THREE,
+    Rank.TWO: P.OFF_TWO,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    """Who won a trick, and who scores each point card in it."""
+
+    winner: int
+    points: tuple[tuple[PointCard, int], ...]
+
+
+def judge_trick(
+    plays: Sequence[tuple[int, PitchCard]], trump: Suit, rules: Rules, players: int = 4
+) -> TrickResult:
+    """Say which seat wins a trick of (seat, card) plays, and who scores its point cards.
+
+    Only trumps are played ("Seules les cartes appartenant à la couleur d'atout sont
+    autorisées"); the highest wins. Point cards go to the winner, except a 2, which
+    its player keeps ("Les deux vont à la personne qui le joue. Il ne peut pas être
+    enlevé par une carte supérieure") unless the game is `dirty`.
+    """
+    variant = rules.variant
+    order = trump_order(trump, variant, rules.reverse)
+    problems: list[Problem] = []
+    if not plays:
+        problems.append(problem("trick_empty", "trick"))
+    elif len(plays) > players:
+        problems.append(problem("trick_too_long", "trick", count=len(plays), players=players))
+    seen: set[PitchCard] = set()
+    for index, (seat, card) in enumerate(plays):
+        seat_value(seat, f"trick[{index}].seat", players, problems)
+        if isinstance(card, Joker) and not variant.jokers:
+            problems.append(problem("card_not_in_deck", f"trick[{index}]", value=str(card)))
+        elif card not in order:
+            problems.append(
+                problem("card_not_trump", f"trick[{index}]", value=str(card), suit=trump.value)
+            )
+        if card in seen:
+            problems.append(problem("card_twice", "trick", value=str(card)))
+        seen.add(card)
+    check(problems)
+    winner = min(plays, key=lambda play: order.index(play[1]))[0]
+    scored: list[tuple[PointCard, int]] = []
+    for seat, card in plays:
+        key = point_card(card, trump, variant)
+        if key is None:
+            continue
+        keeps = key in (P.TWO, P.OFF_TWO) and not rules.dirty
+        scored.append((key, seat if keeps else winner))
+    return TrickResult(winner, tuple(scored))
+
+
+PITCH_GAME: Final = Pitch()
