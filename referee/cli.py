@@ -70,12 +70,49 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="print a game record's standings as JSON")
     score.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     score.add_argument("--lang", choices=["fr", "en"], dest="score_lang", help=argparse.SUPPRESS)
+    serve = commands.add_parser("serve", help="serve the table app (upgrades the database first)")
+    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the same Wi-Fi")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--threads", type=int, default=8)
     return parser
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP sends nothing
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def serve_command(host: str, port: int, threads: int, stdout: TextIO) -> int:
+    """Upgrade the database and serve the app with waitress (a production WSGI server)."""
+    import segno
+    import waitress
+
+    from referee.app import create_app
+
+    app = create_app()
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    print(f"Referee: {url}", file=stdout)
+    if shown != host:
+        print("Open this address on the phones at the table:", file=stdout)
+        segno.make(url).terminal(out=stdout, compact=True)
+    stdout.flush()
+    waitress.serve(app, host=host, port=port, threads=threads, ident="referee")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `referee` command."""
     args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve_command(args.host, args.port, args.threads, sys.stdout)
     lang = user_language(args.score_lang or args.lang, os.environ)
     try:
         return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)

@@ -25,6 +25,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "le fichier n'est pas du JSON valide : {detail} (ligne {line}, colonne {column})",
     ),
     "bad_encoding": ("the file is not UTF-8 text", "le fichier n'est pas du texte UTF-8"),
+    "too_large": (
+        "the file is larger than {high} KB; a game record is far smaller",
+        "le fichier dépasse {high} Ko ; un relevé de partie est bien plus petit",
+    ),
     "too_deep": ("the file is nested too deeply", "le fichier est imbriqué trop profondément"),
     "record_not_object": (
         "a game record is a JSON object ({{...}})",

@@ -22,6 +22,8 @@ MAX_NAME: Final = 40
 #: Stakes are whole cents at most ("0.50"): money is exact, never a float.
 STAKE_PLACES: Final = 2
 MAX_DEALS: Final = 10_000
+#: The largest record text read (a finished 24-deal game is about 4 KB).
+MAX_RECORD_BYTES: Final = 1024 * 1024
 _RECORD_FIELDS: Final = frozenset(
     {"format", "game", "players", "first_dealer", "rules", "stake", "deals"}
 )
@@ -31,6 +33,8 @@ AnyRecord = Record[Any, Any]
 
 def load_record(text: str | bytes) -> AnyRecord:
     """Parse a record from JSON text; bad JSON is a `RulesError` like any other."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RulesError([problem("too_large", None, high=MAX_RECORD_BYTES // 1024)])
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -304,6 +304,7 @@ JSON_CASES = [
     ("truncated", b'{"format": ', "bad_json"),
     ("latin-1", '{"players": ["Chloé"]}'.encode("latin-1"), "bad_encoding"),
     ("deep", b"[" * 100_000 + b"]" * 100_000, "too_deep"),
+    ("huge", b" " * (1024 * 1024 + 1), "too_large"),
 ]
 
 

@@ -1,0 +1,109 @@
+"""The application factory: configuration, extensions, blueprints, schema upgrade."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request, session
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from referee.extensions import babel, csrf, db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+LANGUAGES = ("fr", "en")
+
+
+def database_url(instance_path: str) -> str:
+    """`DATABASE_URL` if set (PostgreSQL), else SQLite in the instance folder."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'referee.sqlite3'}"
+    # Hosting platforms often say postgres://; SQLAlchemy wants a driver name.
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """`REFEREE_SECRET_KEY`, else a key kept in the instance folder across restarts."""
+    if os.environ.get("REFEREE_SECRET_KEY"):
+        return os.environ["REFEREE_SECRET_KEY"]
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32), encoding="ascii")
+        path.chmod(0o600)
+    return path.read_text(encoding="ascii").strip()
+
+
+def select_locale() -> str:
+    """The player's choice (cookie), else the browser's preference; French first."""
+    chosen = session.get("lang")
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. `test_config` overrides the configuration (tests)."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        WTF_CSRF_TIME_LIMIT=None,  # a game lasts an evening: tokens must not expire
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        BABEL_DEFAULT_LOCALE="fr",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        AUTO_UPGRADE=True,
+    )
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+
+    from referee.web import register
+
+    register(app)
+    if app.config["AUTO_UPGRADE"]:
+        upgrade_database(app)
+    return app
+
+
+def upgrade_database(app: Flask) -> None:
+    """Create or upgrade the schema to the latest migration."""
+    from flask_migrate import upgrade
+
+    with app.app_context():
+        upgrade(directory=str(MIGRATIONS))
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """SQLite: write-ahead log, wait on locks, durable commits, foreign keys."""
+    if type(connection).__module__ != "sqlite3":
+        return
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

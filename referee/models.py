@@ -1,0 +1,97 @@
+"""The database: games, the deals players entered, and the history of every change.
+
+Models hold data, not rules: a deal is stored exactly as the record format writes it
+(`referee-game/1` deal object), never as a score. Scores are derived by the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from referee.extensions import db
+
+#: 18 random bytes: 144 bits, written in 24 URL-safe characters.
+TOKEN_BYTES = 18
+
+
+def new_token() -> str:
+    """An unguessable token for a game's address."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (stored without a zone)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game at one table: who plays, under which rules, and for what stake."""
+
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    game: Mapped[str] = mapped_column(String(20))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    stake: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    place: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    finished: Mapped[bool] = mapped_column(default=False)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="game_row", order_by="Deal.position", cascade="all, delete-orphan"
+    )
+    changes: Mapped[list[Change]] = relationship(
+        back_populates="game_row", order_by="Change.id", cascade="all, delete-orphan"
+    )
+
+
+class Deal(db.Model):  # type: ignore[name-defined,misc]
+    """One deal as entered, at its place in the game (0-based)."""
+
+    __tablename__ = "deal"
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game_row: Mapped[Game] = relationship(back_populates="deals")
+
+
+class Change(db.Model):  # type: ignore[name-defined,misc]
+    """A change to a game, kept for good: what was added, corrected or undone, and when."""
+
+    __tablename__ = "change"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(10))  # create, add, edit, undo, import
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game_row: Mapped[Game] = relationship(back_populates="changes")
+
+
+class Submission(db.Model):  # type: ignore[name-defined,misc]
+    """A form's one-time key: a retried or double-tapped post records its deal once."""
+
+    __tablename__ = "submission"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

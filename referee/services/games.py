@@ -1,0 +1,229 @@
+"""Games: create, add, correct and undo deals, import and export records.
+
+Every write re-plays the whole game through the engine before it commits, so the
+database never holds a game the rules refuse. Each change is kept in the history.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from referee.engine.game import Standings
+from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
+from referee.extensions import db
+from referee.models import Change, Deal, Game, Submission, utcnow
+
+
+class StaleVersion(Exception):
+    """The game changed since the form was shown (another phone got there first)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a new game is made of, as the new-game form gives it."""
+
+    game: str
+    players: list[str]
+    first_dealer: int
+    rules: dict[str, Any]
+    stake: str | None
+    currency: str = "EUR"
+    place: str | None = None
+
+
+def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The game as a record dict (its stored deals, or `deals` instead)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game.game,
+        "players": list(game.players),
+        "first_dealer": game.first_dealer,
+        "rules": dict(game.rules),
+        "deals": [d.data for d in game.deals] if deals is None else deals,
+    }
+    if game.stake is not None:
+        record["stake"] = game.stake
+    return record
+
+
+def standings_of(game: Game) -> Standings:
+    """Score the game from its stored deals."""
+    return score_record(parse_record(record_of(game)))
+
+
+def find(token: str) -> Game | None:
+    """The game with this address token, if any."""
+    return db.session.scalar(select(Game).where(Game.token == token))
+
+
+def create(settings: Settings) -> Game:
+    """Create a game; the engine checks players, rules and stake first."""
+    record = {
+        "format": FORMAT,
+        "game": settings.game,
+        "players": settings.players,
+        "first_dealer": settings.first_dealer,
+        "rules": settings.rules,
+        "deals": [],
+    }
+    if settings.stake:
+        record["stake"] = settings.stake
+    parsed = parse_record(record)  # raises RulesError
+    dumped = dump_record(parsed)
+    game = Game(
+        game=parsed.game,
+        players=list(parsed.players),
+        first_dealer=parsed.first_dealer,
+        rules=dumped["rules"],
+        stake=dumped.get("stake"),
+        currency=settings.currency,
+        place=settings.place or None,
+    )
+    db.session.add(game)
+    db.session.flush()
+    db.session.add(Change(game_id=game.id, action="create", after=dumped))
+    db.session.commit()
+    return game
+
+
+def _check(game: Game, deals: list[dict[str, Any]]) -> Standings:
+    """Score the game as it would be with these deals; RulesError if it cannot be."""
+    return score_record(parse_record(record_of(game, deals)))
+
+
+def _touch(game: Game, standings: Standings) -> None:
+    game.version += 1
+    game.finished = standings.finished
+    game.updated_at = utcnow()
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version is not None and version != game.version:
+        raise StaleVersion()
+
+
+def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> bool:
+    """Append a deal. Returns False when this form's key was already used (a retry).
+
+    The deal is re-read through the engine and stored in its canonical form.
+    """
+    if key and db.session.get(Submission, key) is not None:
+        return False
+    deals = [d.data for d in game.deals]
+    standings = _check(game, [*deals, deal])
+    stored = _canonical(game, [*deals, deal])[-1]
+    position = len(deals)
+    db.session.add(Deal(game_id=game.id, position=position, data=stored))
+    db.session.add(Change(game_id=game.id, action="add", position=position, after=stored))
+    if key:
+        db.session.add(Submission(key=key, game_id=game.id))
+    _touch(game, standings)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # The same key (or the same position) committed meanwhile by a concurrent post.
+        db.session.rollback()
+        return False
+    return True
+
+
+def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int | None) -> None:
+    """Correct a past deal; the whole game is re-scored and must still hold."""
+    _check_version(game, version)
+    rows = list(game.deals)
+    if not 0 <= position < len(rows):
+        raise LookupError(position)
+    deals = [d.data for d in rows]
+    deals[position] = deal
+    standings = _check(game, deals)
+    stored = _canonical(game, deals)[position]
+    before = rows[position].data
+    if stored == before:
+        return
+    rows[position].data = stored
+    db.session.add(
+        Change(game_id=game.id, action="edit", position=position, before=before, after=stored)
+    )
+    _touch(game, standings)
+    db.session.commit()
+
+
+def undo_last(game: Game, version: int | None) -> bool:
+    """Remove the last deal (kept in the history). False when there is none."""
+    _check_version(game, version)
+    rows = list(game.deals)
+    if not rows:
+        return False
+    last = rows[-1]
+    db.session.add(Change(game_id=game.id, action="undo", position=last.position, before=last.data))
+    game.deals.remove(last)
+    db.session.delete(last)
+    _touch(game, _check(game, [d.data for d in rows[:-1]]))
+    db.session.commit()
+    return True
+
+
+def _canonical(game: Game, deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The deals as the engine writes them back (canonical spelling)."""
+    out: list[dict[str, Any]] = dump_record(parse_record(record_of(game, deals)))["deals"]
+    return out
+
+
+def export(game: Game) -> dict[str, Any]:
+    """The game's record, as `referee-game/1` JSON data."""
+    return dump_record(parse_record(record_of(game)))
+
+
+def import_record(data: bytes, currency: str = "EUR") -> Game:
+    """Create a new game from a record file; the engine refuses a bad one."""
+    record = load_record(data)
+    standings = score_record(record)
+    dumped = dump_record(record)
+    game = Game(
+        game=record.game,
+        players=list(record.players),
+        first_dealer=record.first_dealer,
+        rules=dumped["rules"],
+        stake=dumped.get("stake"),
+        currency=currency,
+        finished=standings.finished,
+        version=len(record.deals),
+    )
+    db.session.add(game)
+    db.session.flush()
+    for position, deal in enumerate(dumped["deals"]):
+        db.session.add(Deal(game_id=game.id, position=position, data=deal))
+    db.session.add(Change(game_id=game.id, action="import", after=dumped))
+    db.session.commit()
+    return game
+
+
+def export_json(game: Game) -> str:
+    """The record file's text."""
+    return json.dumps(export(game), ensure_ascii=False, indent=1)
+
+
+def games_of(tokens: list[str]) -> list[Game]:
+    """The games of these tokens: in progress first, then newest first."""
+    if not tokens:
+        return []
+    games = db.session.scalars(select(Game).where(Game.token.in_(tokens))).all()
+    return sorted(games, key=lambda g: (g.finished, -g.updated_at.timestamp()))
+
+
+def known_names(tokens: list[str], limit: int = 40) -> list[str]:
+    """Names from this browser's earlier games, most recent first, for the new-game form.
+
+    Only games this browser holds a link to: other tables' players stay private.
+    """
+    names: list[str] = []
+    for players in (g.players for g in games_of(tokens)):
+        for name in players:
+            if name not in names:
+                names.append(name)
+    return names[:limit]

@@ -1,0 +1,47 @@
+"""The web layer: thin views that parse forms, call services and redirect."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+
+#: A strict policy: everything from this origin, no inline script, no framing.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def register(app: Flask) -> None:
+    """Attach the blueprints, the error pages and the security headers."""
+    from referee.web import catalog, games, main, tools
+    from referee.web.format import register_filters
+
+    app.register_blueprint(main.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(tools.bp)
+    register_filters(app)
+    # Globals (not a context processor) so that imported macros see them too.
+    app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
+
+    @app.context_processor
+    def _globals() -> dict[str, object]:
+        return {"lang": str(get_locale() or "fr")}
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> tuple[str, int]:
+        return render_template("error.html", error=error), error.code or 500
+
+    @app.errorhandler(Exception)
+    def _server_error(error: Exception) -> tuple[str, int]:  # pragma: no cover - safety net
+        app.logger.exception("unhandled error", exc_info=error)
+        return render_template("error.html", error=None), 500
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response

@@ -1,0 +1,70 @@
+"""The scoreboard: what the game page shows, derived from the standings every time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine.game import Standings
+from referee.models import Game
+
+#: Games where the lowest total leads (bad points).
+LOWEST_WINS = {"bombu"}
+
+
+@dataclass
+class Row:
+    """One deal of the history: its number, dealer, what was entered, deltas and totals."""
+
+    number: int
+    dealer: int
+    deal: dict[str, Any]
+    deltas: tuple[int, ...]
+    totals: tuple[int, ...]
+    marks: list[tuple[str, int | None]] = field(default_factory=list)
+
+
+@dataclass
+class Board:
+    """Everything the game page shows."""
+
+    game: Game
+    standings: Standings
+    rows: list[Row]
+    ranking: list[int]  # seats, best first
+    leaders: list[int]
+    teams: list[tuple[int, ...]] | None
+    needs: list[int | None]  # points each seat still needs, where that means something
+    deals_left: int | None
+
+
+def build(game: Game, standings: Standings) -> Board:
+    """Lay out the standings of `game` for the page."""
+    players = len(game.players)
+    totals = [0] * players
+    rows: list[Row] = []
+    for number, (result, stored) in enumerate(zip(standings.deals, game.deals, strict=True), 1):
+        totals = [t + d for t, d in zip(totals, result.deltas, strict=True)]
+        rows.append(
+            Row(
+                number,
+                result.dealer,
+                stored.data,
+                result.deltas,
+                tuple(totals),
+                [(m.kind.value, m.seat) for m in result.marks],
+            )
+        )
+    scores = standings.scores
+    low = game.game in LOWEST_WINS
+    ranking = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
+    best = scores[ranking[0]]
+    leaders = [s for s in range(players) if scores[s] == best] if rows else []
+    teams = [(0, 2), (1, 3)] if game.game == "pitch" and players == 4 else None
+    target = game.rules.get("target")
+    needs: list[int | None] = [
+        max(target - s, 0) if isinstance(target, int) and not standings.finished else None
+        for s in scores
+    ]
+    deals_left = 24 - len(rows) if game.game == "bombu" else None
+    return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)

@@ -1,0 +1,50 @@
+"""The score chart: running totals over the deals, as server-rendered SVG (no script)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+#: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
+WIDTH, HEIGHT, PAD = 320, 160, 24
+
+
+def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> Markup:
+    """An SVG line chart: one polyline per name, the x axis the deals (0 = start).
+
+    `series[i]` holds name i's totals after each deal.
+    """
+    deals = max((len(s) for s in series), default=0)
+    values = [0, *(v for s in series for v in s)]
+    low, high = min(values), max(values)
+    if high == low:
+        high = low + 1
+
+    def x(i: int) -> float:
+        return PAD + (WIDTH - 2 * PAD) * i / max(deals, 1)
+
+    def y(v: int) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / (high - low)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{escape(title)}</title>",
+        f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}" '
+        'class="axis" stroke="currentColor" stroke-opacity="0.4" stroke-dasharray="3 3"/>',
+        f'<text x="2" y="{y(high) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
+        f"{high}</text>",
+        f'<text x="2" y="{y(low) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
+        f"{low}</text>",
+    ]
+    for index, (name, totals) in enumerate(zip(names, series, strict=True)):
+        colour = COLOURS[index % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *totals]))
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round"><title>{escape(name)}</title></polyline>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,82 @@
+"""The new-game form (WTForms), and turning engine problems into messages beside fields."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask_babel import get_locale
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, StringField
+from wtforms.validators import AnyOf, Length, NumberRange, Optional
+
+from referee.engine.errors import Problem
+from referee.engine.records import MAX_NAME
+from referee.web.catalog import CURRENCIES, FLAGS
+
+MAX_PLAYERS = 5
+
+
+class NewGameForm(FlaskForm):  # type: ignore[misc]
+    """Players in seating order, first dealer, stake; the house rules are read apart."""
+
+    player0 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    player1 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    player2 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    player3 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    player4 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    first_dealer = IntegerField(default=0, validators=[Optional(), NumberRange(0, MAX_PLAYERS - 1)])
+    stake = StringField(validators=[Optional(), Length(max=12)])
+    currency = StringField(default="EUR", validators=[AnyOf(CURRENCIES)])
+    place = StringField(validators=[Optional(), Length(max=80)])
+
+    def names(self) -> list[str]:
+        """The names given, in seat order, blanks left out."""
+        fields = (self.player0, self.player1, self.player2, self.player3, self.player4)
+        return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+
+def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
+    """The house rules as chosen; the engine checks them."""
+    rules: dict[str, Any] = {}
+    for flag in FLAGS[game]:
+        text = form.get(f"rule_{flag.name}")
+        if flag.kind == "bool":
+            rules[flag.name] = text == "on"
+        elif text is None or not text.strip():
+            continue
+        elif flag.kind == "int" or (flag.name == "points"):
+            rules[flag.name] = int(text) if text.strip().lstrip("-").isdigit() else text
+        else:
+            rules[flag.name] = text
+    return rules
+
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def field_group(field: str | None) -> str:
+    """The form group of a problem's field: `tricks[2]` -> tricks, `points.ace` -> p_ace."""
+    if not field:
+        return ""
+    if field.startswith("points."):
+        return "p_" + field.split(".", 1)[1]
+    if field.startswith("rules."):
+        return "rule_" + field.split(".", 1)[1]
+    return _INDEX.sub("", field).split(".", 1)[0]
+
+
+def messages_by_group(problems: Iterable[Problem], deal: int | None) -> dict[str, list[str]]:
+    """Each problem's message in the player's language, grouped by the field it blames.
+
+    Problems of the deal being entered (`deal`, from 1) lose their "deal N:" prefix,
+    since they are shown beside its fields; problems of other deals keep it.
+    """
+    lang = str(get_locale() or "fr")
+    grouped: dict[str, list[str]] = {}
+    for p in problems:
+        shown = Problem(p.code, p.field, None, p.params) if p.deal == deal else p
+        group = field_group(p.field) if p.deal in (deal, None) else ""
+        grouped.setdefault(group, []).append(shown.message(lang))
+    return grouped

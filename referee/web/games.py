@@ -1,0 +1,290 @@
+"""Games: new game, the scoreboard, deal entry with preview, corrections, undo, records."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import uuid
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.engine import GAMES
+from referee.engine.bombu import Contract as BombuContract
+from referee.engine.errors import RulesError
+from referee.engine.game import Standings
+from referee.engine.records import parse_record, score_record
+from referee.models import Game
+from referee.services import games as service
+from referee.web.board import build
+from referee.web.catalog import CURRENCIES, FLAGS, default_rules
+from referee.web.chart import chart
+from referee.web.dealforms import deal_from_form, values_from_deal, values_of
+from referee.web.forms import NewGameForm, messages_by_group, rules_from_form
+from referee.web.main import my_tokens, remember
+
+bp = Blueprint("games", __name__)
+
+Page = str | tuple[str, int] | BaseResponse
+
+
+def load(token: str) -> Game:
+    """The game of this token, or a 404 that says nothing more."""
+    game = service.find(token)
+    if game is None:
+        abort(404)
+    return game
+
+
+def engine_rules(game: Game) -> Any:
+    """The game's rules as the engine reads them (Pitch's variant decides the form)."""
+    return parse_record(service.record_of(game, [])).rules
+
+
+# --- a new game ----------------------------------------------------------------------
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Page:
+    """Choose the game, then the players in seat order, the dealer, house rules, stake."""
+    key = request.values.get("game", "")
+    if key not in GAMES:
+        return render_template("choose.html")
+    form = NewGameForm()
+    errors: dict[str, list[str]] = {}
+    rules = {**default_rules(key), **rules_from_form(key, request.form)}
+    if request.method == "POST":
+        if form.validate_on_submit():
+            settings = service.Settings(
+                game=key,
+                players=form.names(),
+                first_dealer=form.first_dealer.data or 0,
+                rules=rules_from_form(key, request.form),
+                stake=(form.stake.data or "").strip().replace(",", ".") or None,
+                currency=form.currency.data,
+                place=(form.place.data or "").strip() or None,
+            )
+            try:
+                game = service.create(settings)
+            except RulesError as error:
+                errors = messages_by_group(error.problems, None)
+            else:
+                remember(game.token)
+                return redirect(url_for("games.show", token=game.token))
+        else:
+            errors = {name: list(messages) for name, messages in form.errors.items()}
+    page = render_template(
+        "new.html",
+        key=key,
+        form=form,
+        flags=FLAGS[key],
+        rules=rules,
+        errors=errors,
+        names=service.known_names(my_tokens()),
+        currencies=CURRENCIES,
+    )
+    return (page, 422) if request.method == "POST" else page
+
+
+# --- the scoreboard ------------------------------------------------------------------
+
+
+def _chart(game: Game, standings: Standings) -> Any:
+    names = list(game.players)
+    totals: list[list[int]] = [[] for _ in names]
+    running = [0] * len(names)
+    for result in standings.deals:
+        for seat, delta in enumerate(result.deltas):
+            running[seat] += delta
+            totals[seat].append(running[seat])
+    if game.game == "pitch" and len(names) == 4:
+        names = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+        totals = [totals[0], totals[1]]
+    return chart(names, totals, _("Scores over the deals"))
+
+
+@bp.get("/g/<token>")
+def show(token: str) -> Page:
+    """The scoreboard: totals, who deals, the history of deals, the chart, the money."""
+    game = load(token)
+    remember(token)
+    standings = service.standings_of(game)
+    return render_template("game.html", board=build(game, standings), chart=_chart(game, standings))
+
+
+# --- entering and correcting deals -----------------------------------------------------
+
+
+def _deal_page(
+    game: Game,
+    values: dict[str, str],
+    *,
+    number: int,
+    errors: dict[str, list[str]] | None = None,
+    preview: tuple[int, ...] | None = None,
+    editing: bool = False,
+    status: int = 200,
+) -> Page:
+    standings = service.standings_of(game)
+    page = render_template(
+        "deal.html",
+        game=game,
+        standings=standings,
+        rules=engine_rules(game),
+        values=values,
+        number=number,
+        errors=errors or {},
+        preview=preview,
+        editing=editing,
+        dealer=_dealer_of(game, standings, number),
+        contracts_left=_contracts_offered(game, standings, number, values, editing),
+    )
+    return page, status
+
+
+def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
+    if number <= len(standings.deals):
+        return standings.deals[number - 1].dealer
+    return standings.next_dealer
+
+
+def _contracts_offered(
+    game: Game, standings: Standings, number: int, values: dict[str, str], editing: bool
+) -> list[str]:
+    """Bombu: the contracts this deal may be (only those left in its manche)."""
+    if game.game != "bombu":
+        return []
+    if not editing:
+        return list(standings.contracts_left or ())
+    start = (number - 1) // 6 * 6
+    played = {d.data["contract"] for d in game.deals[start : start + 6]}
+    current = game.deals[number - 1].data["contract"]
+    return [c.value for c in BombuContract if c.value not in played or c.value == current]
+
+
+@bp.route("/g/<token>/deal", methods=["GET", "POST"])
+def deal(token: str) -> Page:
+    """Enter the next deal; "preview" shows the deltas before it is recorded."""
+    game = load(token)
+    number = len(game.deals) + 1
+    if request.method == "GET":
+        if service.standings_of(game).finished:
+            flash(_("The game is over: no deal may follow."))
+            return redirect(url_for("games.show", token=token))
+        values = {"key": uuid.uuid4().hex, "contract": request.args.get("contract", "")}
+        return _deal_page(game, values, number=number)
+    values = values_of(request.form)
+    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    deals = [d.data for d in game.deals]
+    try:
+        after = score_record(parse_record(service.record_of(game, [*deals, entered])))
+    except RulesError as error:
+        errors = messages_by_group(error.problems, number)
+        return _deal_page(game, values, number=number, errors=errors, status=422)
+    if request.form.get("action") == "preview":
+        return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
+    if not service.add_deal(game, entered, key=values.get("key") or None):
+        flash(_("That deal was already recorded."))
+    return redirect(url_for("games.show", token=token) + "#last")
+
+
+@bp.route("/g/<token>/deal/<int:number>/edit", methods=["GET", "POST"])
+def edit(token: str, number: int) -> Page:
+    """Correct a past deal; the whole game is re-scored and must still hold."""
+    game = load(token)
+    if not 1 <= number <= len(game.deals):
+        abort(404)
+    if request.method == "GET":
+        values = values_from_deal(game.game, game.deals[number - 1].data)
+        if request.args.get("contract"):
+            values["contract"] = request.args["contract"]
+        values["version"] = str(game.version)
+        return _deal_page(game, values, number=number, editing=True)
+    values = values_of(request.form)
+    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    version = request.form.get("version", type=int)
+    try:
+        service.replace_deal(game, number - 1, entered, version)
+    except service.StaleVersion:
+        flash(
+            _("Someone else changed the game meanwhile: here it is now. Check, then correct again.")
+        )
+        return redirect(url_for("games.show", token=token))
+    except RulesError as error:
+        errors = messages_by_group(error.problems, number)
+        return _deal_page(game, values, number=number, errors=errors, editing=True, status=422)
+    flash(_("Deal %(number)d corrected.", number=number))
+    return redirect(url_for("games.show", token=token))
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> BaseResponse:
+    """Take back the last deal (it stays in the history)."""
+    game = load(token)
+    try:
+        if service.undo_last(game, request.form.get("version", type=int)):
+            flash(_("Last deal taken back."))
+    except service.StaleVersion:
+        flash(_("Someone else changed the game meanwhile: nothing was undone."))
+    return redirect(url_for("games.show", token=token))
+
+
+@bp.get("/g/<token>/history")
+def history(token: str) -> str:
+    """Every change to the game, newest first."""
+    game = load(token)
+    return render_template("history.html", game=game, changes=list(reversed(game.changes)))
+
+
+# --- records -------------------------------------------------------------------------
+
+
+def file_name(game: Game, extension: str) -> str:
+    """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
+    words = [game.game, game.created_at.strftime("%Y-%m-%d"), *game.players]
+    ascii_words = [
+        unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words
+    ]
+    slug = "-".join(s for s in (re.sub(r"[^a-z0-9]+", "-", w).strip("-") for w in ascii_words) if s)
+    return f"{slug}.{extension}"
+
+
+@bp.get("/g/<token>/export.json")
+def export(token: str) -> Response:
+    """Download the game's record (`referee-game/1`)."""
+    game = load(token)
+    return Response(
+        service.export_json(game),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{file_name(game, "json")}"'},
+    )
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_game() -> Page:
+    """Load a record file as a new game."""
+    if request.method == "GET":
+        return render_template("import.html", errors=[])
+    upload = request.files.get("record")
+    data = upload.read() if upload else b""
+    if not data:
+        return render_template("import.html", errors=[_("Choose a record file.")]), 422
+    try:
+        game = service.import_record(data)
+    except RulesError as error:
+        messages = [m for ms in messages_by_group(error.problems, None).values() for m in ms]
+        return render_template("import.html", errors=messages), 422
+    remember(game.token)
+    flash(_("Game imported."))
+    return redirect(url_for("games.show", token=game.token))

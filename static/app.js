@@ -1,0 +1,67 @@
+// Referee: small comforts on top of pages that work without JavaScript.
+"use strict";
+
+// Confirm before anything destructive (forms carrying data-confirm).
+document.addEventListener("submit", (event) => {
+  const message = event.target.dataset && event.target.dataset.confirm;
+  if (message && !window.confirm(message)) event.preventDefault();
+});
+
+// One tap, one deal: disable a form's buttons once it is sent.
+document.addEventListener("submit", (event) => {
+  if (event.defaultPrevented) return;
+  const form = event.target;
+  window.setTimeout(() => {
+    form.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }, 0);
+});
+
+// Steppers around count boxes, and the last box filled with what the others leave.
+function enhanceCounts(group) {
+  const total = Number(group.dataset.total);
+  const inputs = Array.from(group.querySelectorAll("input[type=number]"));
+  const fillLast = () => {
+    const empty = inputs.filter((i) => i.value === "");
+    if (empty.length !== 1) return;
+    const sum = inputs.reduce((s, i) => s + (i.value === "" ? 0 : Number(i.value)), 0);
+    if (total - sum >= 0) empty[0].placeholder = String(total - sum);
+  };
+  inputs.forEach((input) => {
+    const wrap = document.createElement("div");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    const minus = document.createElement("button");
+    minus.type = "button";
+    minus.textContent = "−";
+    minus.setAttribute("aria-label", "−1");
+    const plus = document.createElement("button");
+    plus.type = "button";
+    plus.textContent = "+";
+    plus.setAttribute("aria-label", "+1");
+    wrap.append(minus, input, plus);
+    const step = (d) => {
+      const value = Math.max(0, Math.min(total, (input.value === "" ? 0 : Number(input.value)) + d));
+      input.value = String(value);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    minus.addEventListener("click", () => step(-1));
+    plus.addEventListener("click", () => step(1));
+    input.addEventListener("input", fillLast);
+  });
+  fillLast();
+}
+document.querySelectorAll("fieldset.counts").forEach(enhanceCounts);
+
+// Keep the screen awake on a game page while the game runs.
+if ("wakeLock" in navigator && document.querySelector(".scoreboard")) {
+  const keepAwake = () => navigator.wakeLock.request("screen").catch(() => {});
+  keepAwake();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") keepAwake();
+  });
+}
+
+// Coming back to a page (back button): its buttons work again.
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; });
+});

@@ -1,0 +1,233 @@
+"""Boulmous through the forms: create, enter, preview, refuse, undo, correct, export."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game
+
+PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def deal(client: FlaskClient, token: str, **fields: Any) -> Any:
+    data = {"action": "save", **{k: str(v) for k, v in fields.items()}}
+    return client.post(f"/g/{token}/deal", data=data)
+
+
+def tricks(*counts: int) -> dict[str, int]:
+    return {f"tricks{seat}": count for seat, count in enumerate(counts)}
+
+
+def test_play_a_whole_game_with_stake(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS, stake="2", rule_target="5")
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Ana" in page
+    r = deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    assert r.status_code == 302
+    r = deal(client, token, passed=1)
+    assert r.status_code == 302
+    r = deal(client, token, taker=0, bid="boulmous", contract="no-trump", **tricks(6, 0, 0, 0))
+    assert r.status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Ana" in page
+    # Ana: 1 + 6 = 7 >= 5, she made her boulmous: she wins.
+    exported = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert len(exported["deals"]) == 3
+    assert exported["deals"][2]["bid"] == "boulmous"
+    assert exported["stake"] == "2"
+
+
+def test_last_tricks_box_is_filled_from_the_others(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    r = client.post(
+        f"/g/{token}/deal",
+        data={
+            "action": "save",
+            "taker": "2",
+            "bid": "4",
+            "contract": "hearts",
+            "tricks0": "1",
+            "tricks1": "0",
+            "tricks2": "4",
+            "tricks3": "",
+        },
+    )
+    assert r.status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"][0]["tricks"] == [1, 0, 4, 1]
+
+
+def test_preview_shows_deltas_and_records_nothing(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    r = client.post(
+        f"/g/{token}/deal",
+        data={
+            "action": "preview",
+            "taker": "3",
+            "bid": "5",
+            "contract": "diamonds",
+            **{k: str(v) for k, v in tricks(2, 0, 1, 3).items()},
+        },
+    )
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert "−5" in page
+    assert 'value="save"' in page
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"] == []
+
+
+def test_miscount_refused_beside_the_field_entries_kept(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    r = client.post(
+        f"/g/{token}/deal",
+        data={
+            "action": "save",
+            "taker": "2",
+            "bid": "4",
+            "contract": "hearts",
+            "tricks0": "1",
+            "tricks1": "0",
+            "tricks2": "3",
+            "tricks3": "1",
+        },
+    )
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert "Tricks add up to 5, a deal has 6" in page
+    assert 'id="tricks2" name="tricks2" value="3"' in page
+    assert 'id="contract_hearts" name="contract" value="hearts" checked' in page
+
+
+def test_message_in_french(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    client.post("/lang", data={"lang": "fr", "next": "/"})
+    r = deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 3, 1))
+    assert r.status_code == 422
+    assert "Les levées font 5 au total, une donne en compte 6" in r.get_data(as_text=True)
+
+
+def test_double_submit_records_one_deal(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    form = client.get(f"/g/{token}/deal").get_data(as_text=True)
+    key = form.split('name="key" value="')[1].split('"')[0]
+    data = {
+        "action": "save",
+        "key": key,
+        "taker": "2",
+        "bid": "4",
+        "contract": "hearts",
+        **{k: str(v) for k, v in tricks(1, 0, 4, 1).items()},
+    }
+    assert client.post(f"/g/{token}/deal", data=data).status_code == 302
+    assert client.post(f"/g/{token}/deal", data=data).status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert len(record["deals"]) == 1
+
+
+def test_undo_and_history(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 4, 1))
+    deal(client, token, passed=1)
+    r = client.post(f"/g/{token}/undo", data={"version": "2"})
+    assert r.status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert len(record["deals"]) == 1
+    history = client.get(f"/g/{token}/history").get_data(as_text=True)
+    assert "<del>" in history
+
+
+def test_undo_with_a_stale_version_changes_nothing(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, passed=1)
+    client.post(f"/g/{token}/undo", data={"version": "0"})
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert len(record["deals"]) == 1
+
+
+def test_correct_a_past_deal(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 4, 1))
+    deal(client, token, passed=1)
+    form = client.get(f"/g/{token}/deal/1/edit").get_data(as_text=True)
+    assert 'id="tricks2" name="tricks2" value="4"' in form
+    r = client.post(
+        f"/g/{token}/deal/1/edit",
+        data={
+            "action": "save",
+            "version": "2",
+            "taker": "2",
+            "bid": "5",
+            "contract": "hearts",
+            **{k: str(v) for k, v in tricks(1, 0, 4, 1).items()},
+        },
+    )
+    assert r.status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"][0]["bid"] == 5
+    history = client.get(f"/g/{token}/history").get_data(as_text=True)
+    assert "<del>" in history
+
+
+def test_correction_that_breaks_a_later_deal_is_refused(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS, rule_target="5")
+    deal(client, token, taker=2, bid=3, contract="hearts", **tricks(1, 0, 4, 1))
+    deal(client, token, taker=0, bid=3, contract="hearts", **tricks(3, 1, 1, 1))
+    # Making Chloé's first deal give her 5 would end the game there, before deal 2.
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    r = client.post(
+        f"/g/{token}/deal/1/edit",
+        data={
+            "action": "save",
+            "version": "2",
+            "taker": "2",
+            "bid": "3",
+            "contract": "hearts",
+            **{k: str(v) for k, v in tricks(1, 0, 5, 0).items()},
+        },
+    )
+    assert r.status_code == 422
+    assert "deal 2: the game was won at deal 1" in r.get_data(as_text=True)
+
+
+def test_import_export_round_trip(client: FlaskClient, examples_dir: Any) -> None:
+    data = (examples_dir / "boulmous-with-stake.json").read_bytes()
+    from io import BytesIO
+
+    r = client.post(
+        "/import", data={"record": (BytesIO(data), "game.json")}, content_type="multipart/form-data"
+    )
+    assert r.status_code == 302
+    token = r.headers["Location"].removeprefix("/g/")
+    exported = client.get(f"/g/{token}/export.json")
+    assert "attachment" in exported.headers["Content-Disposition"]
+    assert exported.headers["Content-Disposition"].endswith('yasmine-hedi-sonia-karim.json"')
+    r2 = client.post(
+        "/import",
+        data={"record": (BytesIO(exported.data), "again.json")},
+        content_type="multipart/form-data",
+    )
+    token2 = r2.headers["Location"].removeprefix("/g/")
+    from referee.engine.records import load_record, score_record
+
+    first = score_record(load_record(exported.data))
+    second = score_record(load_record(client.get(f"/g/{token2}/export.json").data))
+    assert first == second
+    assert first.winners == (0,)
+
+
+def test_bad_import_refused_with_messages(client: FlaskClient) -> None:
+    from io import BytesIO
+
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    r = client.post(
+        "/import",
+        data={"record": (BytesIO(b'{"format": 1}'), "x.json")},
+        content_type="multipart/form-data",
+    )
+    assert r.status_code == 422
+    assert "Format 1 is not supported" in r.get_data(as_text=True)
