@@ -4,9 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint typecheck unit bench run clean
+PO := translations/fr/LC_MESSAGES/messages.po
+MO := translations/fr/LC_MESSAGES/messages.mo
 
-install: $(STAMP)
+.PHONY: install test lint typecheck unit bench run translations clean
+
+install: $(STAMP) $(MO)
 
 # Re-installs only when pyproject.toml changes; the package itself is editable.
 $(STAMP): pyproject.toml
@@ -15,9 +18,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
+# The French catalogue is compiled from its source; the .mo is not committed.
+$(MO): $(PO) $(STAMP)
+	$(BIN)/pybabel -q compile -d translations -D messages
+
+# After changing a user-facing string: extract, fill the French, compile.
+translations: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext --no-location --sort-output \
+		-o translations/messages.pot .
+	$(BIN)/python translations/french.py
+	$(BIN)/pybabel -q compile -d translations -D messages
+
 lint: install
-	$(BIN)/ruff check referee tests bench
-	$(BIN)/ruff format --check referee tests bench
+	$(BIN)/ruff check referee tests bench translations
+	$(BIN)/ruff format --check referee tests bench translations
 
 typecheck: install
 	$(BIN)/mypy --strict referee/engine
@@ -30,10 +44,12 @@ test: lint typecheck unit
 bench: install
 	$(BIN)/python bench/engine.py
 
-# The table app (issue 5) is not built yet: say so rather than pretend to serve.
+# Serve the table app on http://127.0.0.1:5000 (SQLite in instance/, upgraded first).
+# HOST=0.0.0.0 make run: open it from the phones on the same Wi-Fi.
+HOST ?= 127.0.0.1
+PORT ?= 5000
 run: install
-	@echo "The table app is not built yet (issue 5). Meanwhile: $(BIN)/referee score FILE"
-	@exit 1
+	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build *.egg-info $(MO)

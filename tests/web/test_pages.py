@@ -1,0 +1,191 @@
+"""Every page answers; bad and hostile input gets a message, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game
+
+PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def test_home_lists_only_this_browsers_games(app: Flask, client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    assert token in client.get("/").get_data(as_text=True)
+    stranger = app.test_client()
+    assert token not in stranger.get("/").get_data(as_text=True)
+    stranger.get(f"/g/{token}")  # opening the link adds it to that browser's list
+    assert token in stranger.get("/").get_data(as_text=True)
+
+
+def test_in_progress_games_listed_first(client: FlaskClient) -> None:
+    first = new_game(client, "boulmous", PLAYERS, rule_target="1")
+    second = new_game(client, "boulmous", PLAYERS)
+    client.post(
+        f"/g/{first}/deal",
+        data={"action": "save", "taker": "0", "bid": "3", "contract": "spades", "tricks0": "6"},
+    )
+    page = client.get("/").get_data(as_text=True)
+    assert page.index(second) < page.index(first)
+
+
+def test_tokens_are_long_and_random(client: FlaskClient) -> None:
+    tokens = {new_game(client, "boulmous", PLAYERS) for _ in range(3)}
+    assert len(tokens) == 3
+    assert all(len(t) >= 22 for t in tokens)
+
+
+@pytest.mark.parametrize(
+    "path", ["/g/nope", "/g/nope/deal", "/g/nope/history", "/g/nope/export.json", "/g/nope/judge"]
+)
+def test_unknown_token_is_a_plain_404(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_edit_of_a_deal_that_does_not_exist(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    assert client.get(f"/g/{token}/deal/1/edit").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/new?game=pitch", "/import", "/g/x"])
+def test_security_headers(client: FlaskClient, path: str) -> None:
+    headers = client.get(path).headers
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in headers["Content-Security-Policy"]
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player3": "ana"}, "used for two players"),
+        ({"player3": ""}, "needs 4 players"),
+        ({"stake": "abc"}, "not an amount"),
+        ({"stake": "0.125"}, "more than 2 decimals"),
+        ({"rule_target": "zéro"}, "whole number"),
+        ({"rule_target": "99999999999"}, "out of range"),
+        ({"first_dealer": "9"}, "Number must be between"),
+        ({"currency": "XXX"}, "Invalid value"),
+    ],
+)
+def test_new_game_refusals(client: FlaskClient, fields: dict[str, str], message: str) -> None:
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    data = {"game": "boulmous", "first_dealer": "0", "currency": "EUR"}
+    data.update({f"player{i}": n for i, n in enumerate(PLAYERS)})
+    data.update(fields)
+    response = client.post("/new", data=data)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    assert 'value="Bruno"' in response.get_data(as_text=True)
+
+
+def test_html_in_names_is_escaped(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", ["<script>alert(1)</script>", "B", "C", "D"])
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;" in page
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"taker": "abc", "bid": "x", "contract": "<b>", "tricks0": "9" * 50},
+        {"taker": "-1", "bid": "99999999", "contract": "hearts", "tricks0": "-3"},
+        {"taker": "1", "bid": "4", "contract": "hearts", "tricks0": "1.5", "tricks1": "1e9"},
+        {},
+    ],
+)
+def test_hostile_deal_posts_get_the_form_back(client: FlaskClient, fields: dict[str, str]) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    response = client.post(f"/g/{token}/deal", data={"action": "save", **fields})
+    assert response.status_code == 422
+    assert 'class="error"' in response.get_data(as_text=True)
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"] == []
+
+
+def test_unknown_game_on_new_offers_the_choice(client: FlaskClient) -> None:
+    page = client.get("/new?game=chess").get_data(as_text=True)
+    assert "/new?game=boulmous" in page
+
+
+def test_csrf_required_when_enabled(app: Flask, client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    assert response.status_code == 400
+    page = client.get(f"/g/{token}/deal").get_data(as_text=True)
+    csrf = page.split('name="csrf_token" value="')[1].split('"')[0]
+    response = client.post(
+        f"/g/{token}/deal", data={"action": "save", "passed": "1", "csrf_token": csrf}
+    )
+    assert response.status_code == 302
+
+
+def test_language_switch_and_no_open_redirect(client: FlaskClient) -> None:
+    response = client.post("/lang", data={"lang": "en", "next": "//evil.example/"})
+    assert response.headers["Location"] == "/"
+    response = client.post("/lang", data={"lang": "fr", "next": "/new"})
+    assert response.headers["Location"] == "/new"
+    assert 'lang="fr"' in client.get("/").get_data(as_text=True)
+
+
+def test_language_from_the_browser(app: Flask) -> None:
+    fresh = app.test_client()
+    page = fresh.get("/", headers={"Accept-Language": "en-GB,en;q=0.8"}).get_data(as_text=True)
+    assert 'lang="en"' in page
+    page = fresh.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'lang="fr"' in page
+
+
+def test_finished_game_takes_no_more_deals(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS, rule_target="1")
+    client.post(
+        f"/g/{token}/deal",
+        data={"action": "save", "taker": "0", "bid": "3", "contract": "spades", "tricks0": "6"},
+    )
+    response = client.get(f"/g/{token}/deal")
+    assert response.status_code == 302
+    response = client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    assert response.status_code == 422
+
+
+def test_trick_judge(client: FlaskClient) -> None:
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    token = new_game(client, "boulmous", PLAYERS)
+    page = client.post(f"/g/{token}/judge", data={"trump": "hearts", "cards": "AH JD KH QH"})
+    assert "Card 2 wins: JD" in page.get_data(as_text=True)
+    bad = client.post(f"/g/{token}/judge", data={"trump": "hearts", "cards": "AH XX"})
+    assert bad.status_code == 422
+    assert "is not a card" in bad.get_data(as_text=True)
+    pitch = new_game(client, "pitch", ["A", "B", "C", "D"])
+    page = client.post(f"/g/{pitch}/judge", data={"trump": "hearts", "cards": "2H AH"})
+    text = page.get_data(as_text=True)
+    assert "Card 2 wins" in text
+    bombu = new_game(client, "bombu", ["A", "B", "C", "D"])
+    page = client.post(f"/g/{bombu}/judge", data={"trump": "hearts", "cards": "KS 10S"})
+    assert "Card 2 wins: 10S" in page.get_data(as_text=True)
+
+
+def test_rules_page_shows_house_rules(client: FlaskClient) -> None:
+    client.post("/lang", data={"lang": "en", "next": "/"})
+    token = new_game(client, "pitch", ["A", "B", "C", "D"], rule_dirty="on", stake="1")
+    page = client.get(f"/g/{token}/rules").get_data(as_text=True)
+    assert "Dirty pitch: <strong>yes</strong>" in page
+
+
+def test_page_weight_under_60_kb(client: FlaskClient) -> None:
+    token = new_game(client, "pitch", ["A", "B", "C", "D", "E"], rule_points="16")
+    sizes = [len(client.get(f"/g/{token}/deal").data)]
+    for asset in ("/static/app.css", "/static/app.js"):
+        with client.get(asset) as response:
+            sizes.append(len(response.data))
+    assert sum(sizes) < 60 * 1024
