@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PO := translations/fr/LC_MESSAGES/messages.po
 MO := translations/fr/LC_MESSAGES/messages.mo
 
-.PHONY: install test lint typecheck unit bench run translations clean
+.PHONY: install test test-postgres lint typecheck unit bench run translations clean
 
 install: $(STAMP) $(MO)
 
@@ -40,6 +40,11 @@ unit: install
 	$(BIN)/pytest --cov --cov-report=term
 
 test: lint typecheck unit
+
+# The database tests again, on a throwaway PostgreSQL server (CI runs this too).
+test-postgres: install
+	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web; \
+		status=$$?; bash .ci/postgres.sh stop; exit $$status
 
 bench: install
 	$(BIN)/python bench/engine.py

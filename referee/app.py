@@ -30,6 +30,19 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+def engine_options(url: str) -> dict[str, Any]:
+    """Pool settings: a connection per server thread, kept open.
+
+    An overflow connection is closed after each use, and reopening one (with its
+    pragmas) costs more than a request; a pre-ping is a round trip per request,
+    worth it only for a server that may drop idle connections (PostgreSQL).
+    """
+    options: dict[str, Any] = {"pool_size": 16, "max_overflow": 16}
+    if not url.startswith("sqlite"):
+        options["pool_pre_ping"] = True
+    return options
+
+
 def secret_key(instance_path: str) -> str:
     """`REFEREE_SECRET_KEY`, else a key kept in the instance folder across restarts."""
     if os.environ.get("REFEREE_SECRET_KEY"):
@@ -60,18 +73,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        SQLALCHEMY_ENGINE_OPTIONS=engine_options(database_url(app.instance_path)),
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts an evening: tokens must not expire
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # The cookie is written when the list of games changes, not on every page.
+        SESSION_REFRESH_EACH_REQUEST=False,
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         AUTO_UPGRADE=True,
     )
     if test_config:
         app.config.update(test_config)
+        if "SQLALCHEMY_DATABASE_URI" in test_config:
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
+                test_config["SQLALCHEMY_DATABASE_URI"]
+            )
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from referee.engine.game import Standings
@@ -56,6 +56,21 @@ def standings_of(game: Game) -> Standings:
     return score_record(parse_record(record_of(game)))
 
 
+def deal_count(game: Game) -> int:
+    """How many deals the game has, without loading them."""
+    return db.session.scalar(select(func.count()).where(Deal.game_id == game.id)) or 0
+
+
+def version_of(token: str) -> int | None:
+    """The game's version (it changes with every write), without loading the game.
+
+    A Core query on the session's connection: the scoreboard asks this on every
+    view, and the ORM's bookkeeping would cost twice the query.
+    """
+    query = select(Game.__table__.c.version).where(Game.__table__.c.token == token)
+    return db.session.connection().execute(query).scalar()
+
+
 def find(token: str) -> Game | None:
     """The game with this address token, if any."""
     return db.session.scalar(select(Game).where(Game.token == token))
@@ -91,9 +106,12 @@ def create(settings: Settings) -> Game:
     return game
 
 
-def _check(game: Game, deals: list[dict[str, Any]]) -> Standings:
-    """Score the game as it would be with these deals; RulesError if it cannot be."""
-    return score_record(parse_record(record_of(game, deals)))
+def replay(game: Game, deals: list[dict[str, Any]]) -> tuple[Standings, list[dict[str, Any]]]:
+    """Play the game with these deals: its standings, and the deals as the engine
+    writes them back (canonical spelling). RulesError if the game cannot be."""
+    record = parse_record(record_of(game, deals))
+    canonical: list[dict[str, Any]] = dump_record(record)["deals"]
+    return score_record(record), canonical
 
 
 def _touch(game: Game, standings: Standings) -> None:
@@ -115,8 +133,8 @@ def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> bool:
     if key and db.session.get(Submission, key) is not None:
         return False
     deals = [d.data for d in game.deals]
-    standings = _check(game, [*deals, deal])
-    stored = _canonical(game, [*deals, deal])[-1]
+    standings, canonical = replay(game, [*deals, deal])
+    stored = canonical[-1]
     position = len(deals)
     db.session.add(Deal(game_id=game.id, position=position, data=stored))
     db.session.add(Change(game_id=game.id, action="add", position=position, after=stored))
@@ -140,8 +158,8 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int |
         raise LookupError(position)
     deals = [d.data for d in rows]
     deals[position] = deal
-    standings = _check(game, deals)
-    stored = _canonical(game, deals)[position]
+    standings, canonical = replay(game, deals)
+    stored = canonical[position]
     before = rows[position].data
     if stored == before:
         return
@@ -163,15 +181,9 @@ def undo_last(game: Game, version: int | None) -> bool:
     db.session.add(Change(game_id=game.id, action="undo", position=last.position, before=last.data))
     game.deals.remove(last)
     db.session.delete(last)
-    _touch(game, _check(game, [d.data for d in rows[:-1]]))
+    _touch(game, replay(game, [d.data for d in rows[:-1]])[0])
     db.session.commit()
     return True
-
-
-def _canonical(game: Game, deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The deals as the engine writes them back (canonical spelling)."""
-    out: list[dict[str, Any]] = dump_record(parse_record(record_of(game, deals)))["deals"]
-    return out
 
 
 def export(game: Game) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from flask import Flask, Response, render_template
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
+from referee.web.cache import LRU, CachedPage
+
 #: A strict policy: everything from this origin, no inline script, no framing.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -22,6 +24,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(tools.bp)
     register_filters(app)
+    app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
 

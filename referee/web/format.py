@@ -1,25 +1,38 @@
-"""Template filters: numbers and money in the player's locale."""
+"""Template filters: numbers and money in the player's locale.
+
+Scores are small whole numbers shown hundreds of times on a scoreboard, so they
+are grouped by hand with the locale's separator (looked up once per request)
+rather than through Babel's general formatter.
+"""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import Flask
-from flask_babel import format_currency, format_decimal
+from babel.numbers import get_group_symbol
+from flask import Flask, g
+from flask_babel import format_currency, get_locale
+
+MINUS = "−"  # a real minus sign, as wide as the plus
 
 
-def signed(value: int) -> str:
-    """A score change with its sign: +5, −3, 0 (a real minus sign)."""
-    if value > 0:
-        return f"+{format_decimal(value)}"
-    if value < 0:
-        return f"−{format_decimal(-value)}"
-    return "0"
+def _group() -> str:
+    symbol: str | None = g.get("_group_symbol")
+    if symbol is None:
+        symbol = get_group_symbol(get_locale() or "fr")
+        g._group_symbol = symbol
+    return symbol
 
 
 def number(value: int) -> str:
-    """A score, with a real minus sign."""
-    return f"−{format_decimal(-value)}" if value < 0 else str(format_decimal(value))
+    """A score: 1 280 in French, 1,280 in English, with a real minus sign."""
+    text = f"{abs(value):,}".replace(",", _group()) if abs(value) >= 1000 else str(abs(value))
+    return MINUS + text if value < 0 else text
+
+
+def signed(value: int) -> str:
+    """A score change with its sign: +5, −3, 0."""
+    return "+" + number(value) if value > 0 else number(value)
 
 
 def money(amount: Decimal, currency: str) -> str:

@@ -11,12 +11,15 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -24,10 +27,11 @@ from referee.engine import GAMES
 from referee.engine.bombu import Contract as BombuContract
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
-from referee.engine.records import parse_record, score_record
+from referee.engine.records import parse_record
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
+from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, FLAGS, default_rules
 from referee.web.chart import chart
 from referee.web.dealforms import deal_from_form, values_from_deal, values_of
@@ -114,13 +118,29 @@ def _chart(game: Game, standings: Standings) -> Any:
     return chart(names, totals, _("Scores over the deals"))
 
 
-@bp.get("/g/<token>")
-def show(token: str) -> Page:
-    """The scoreboard: totals, who deals, the history of deals, the chart, the money."""
-    game = load(token)
-    remember(token)
+def _game_page(game: Game) -> str:
     standings = service.standings_of(game)
     return render_template("game.html", board=build(game, standings), chart=_chart(game, standings))
+
+
+@bp.get("/g/<token>")
+def show(token: str) -> Page:
+    """The scoreboard: totals, who deals, the history of deals, the chart, the money.
+
+    The page holds nothing of the session (no form, no token), so it is rendered
+    once per game version and language and served again from memory; a page with
+    a message to flash is rendered fresh.
+    """
+    version = service.version_of(token)
+    if version is None:
+        abort(404)
+    remember(token)
+    if session.get("_flashes"):
+        return _game_page(load(token))
+    cache: LRU[CachedPage] = current_app.extensions["page_cache"]
+    key = (token, version, str(get_locale()))
+    page = cache.get_or_make(key, lambda: CachedPage.of(_game_page(load(token))))
+    return page.response(request.accept_encodings)
 
 
 # --- entering and correcting deals -----------------------------------------------------
@@ -186,15 +206,15 @@ def deal(token: str) -> Page:
         return _deal_page(game, values, number=number)
     values = values_of(request.form)
     entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
-    deals = [d.data for d in game.deals]
     try:
-        after = score_record(parse_record(service.record_of(game, [*deals, entered])))
+        if request.form.get("action") == "preview":
+            after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
+            return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
+        recorded = service.add_deal(game, entered, key=values.get("key") or None)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
-    if request.form.get("action") == "preview":
-        return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
-    if not service.add_deal(game, entered, key=values.get("key") or None):
+    if not recorded:
         flash(_("That deal was already recorded."))
     return redirect(url_for("games.show", token=token) + "#last")
 
@@ -228,10 +248,13 @@ def edit(token: str, number: int) -> Page:
     return redirect(url_for("games.show", token=token))
 
 
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> BaseResponse:
-    """Take back the last deal (it stays in the history)."""
+@bp.route("/g/<token>/undo", methods=["GET", "POST"])
+def undo(token: str) -> Page:
+    """Take back the last deal (it stays in the history), after a confirmation."""
     game = load(token)
+    if request.method == "GET":
+        last = game.deals[-1].data if game.deals else None
+        return render_template("undo.html", game=game, last=last, number=len(game.deals))
     try:
         if service.undo_last(game, request.form.get("version", type=int)):
             flash(_("Last deal taken back."))

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
-from werkzeug.wrappers import Response
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 
 from referee.app import LANGUAGES
 from referee.services import games as service
@@ -16,8 +15,10 @@ REMEMBERED = 50
 
 def remember(token: str) -> None:
     """Put a game at the top of this browser's list (kept in the signed session cookie)."""
-    tokens = [t for t in session.get("games", []) if t != token]
-    session["games"] = [token, *tokens][:REMEMBERED]
+    tokens = session.get("games", [])
+    if tokens[:1] == [token]:
+        return  # already first: leave the cookie alone
+    session["games"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
     session.permanent = True
 
 
@@ -33,15 +34,20 @@ def home() -> str:
     return render_template("home.html", games=service.games_of(my_tokens()))
 
 
-@bp.post("/lang")
-def set_language() -> Response:
-    """Switch the language; go back to the page the player was on."""
-    chosen = request.form.get("lang", "")
-    if chosen in LANGUAGES:
-        session["lang"] = chosen
+@bp.get("/lang/<code>")
+def set_language(code: str) -> Response:
+    """Switch the language (a plain link: a preference, nothing to protect); go back."""
+    if code in LANGUAGES:
+        session["lang"] = code
         session.permanent = True
-    target = request.form.get("next", "")
+    target = request.args.get("next", "")
     # Only a path on this site: never an open redirect.
-    if not target.startswith("/") or target.startswith("//"):
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
         target = url_for("main.home")
     return redirect(target)
+
+
+@bp.get("/health")
+def health() -> Response:
+    """A trivial answer for monitors and load balancers (and the benchmark's baseline)."""
+    return Response("ok\n", mimetype="text/plain")

@@ -29,7 +29,7 @@ def record(client: FlaskClient, token: str) -> Any:
 
 def test_bombu_whole_game(client: FlaskClient) -> None:
     token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"], stake="1")
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     choose = client.get(f"/g/{token}/deal").get_data(as_text=True)
     assert "?contract=salad" in choose
     form = client.get(f"/g/{token}/deal?contract=salad").get_data(as_text=True)
@@ -51,7 +51,7 @@ def test_bombu_whole_game(client: FlaskClient) -> None:
 
 def test_bombu_miscount_and_contract_twice(client: FlaskClient) -> None:
     token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"])
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     salad = {**BOMBU_MANCHE[4], "tricks": [2, 3, 0, 3], "hearts": [2, 3, 1, 2]}
     r = client.post(f"/g/{token}/deal", data=form_of_bombu(salad))
     assert r.status_code == 422
@@ -104,7 +104,7 @@ def test_pitch_four_handed_to_the_moon(client: FlaskClient) -> None:
 
 def test_pitch_dead_card_and_missing_card(client: FlaskClient) -> None:
     token = new_game(client, "pitch", PITCH)
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     won = dict.fromkeys(CARDS, "0")
     won["off_jack"] = "dead"
     assert client.post(f"/g/{token}/deal", data=pitch_form(0, "4", "clubs", won)).status_code == 302

@@ -82,7 +82,7 @@ def test_preview_shows_deltas_and_records_nothing(client: FlaskClient) -> None:
 
 def test_miscount_refused_beside_the_field_entries_kept(client: FlaskClient) -> None:
     token = new_game(client, "boulmous", PLAYERS)
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     r = client.post(
         f"/g/{token}/deal",
         data={
@@ -105,7 +105,7 @@ def test_miscount_refused_beside_the_field_entries_kept(client: FlaskClient) -> 
 
 def test_message_in_french(client: FlaskClient) -> None:
     token = new_game(client, "boulmous", PLAYERS)
-    client.post("/lang", data={"lang": "fr", "next": "/"})
+    client.get("/lang/fr?next=/")
     r = deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 3, 1))
     assert r.status_code == 422
     assert "Les levées font 5 au total, une donne en compte 6" in r.get_data(as_text=True)
@@ -133,6 +133,10 @@ def test_undo_and_history(client: FlaskClient) -> None:
     token = new_game(client, "boulmous", PLAYERS)
     deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 4, 1))
     deal(client, token, passed=1)
+    client.get("/lang/en?next=/")
+    confirm = client.get(f"/g/{token}/undo").get_data(as_text=True)
+    assert "Take back deal 2?" in confirm
+    assert 'name="version" value="2"' in confirm
     r = client.post(f"/g/{token}/undo", data={"version": "2"})
     assert r.status_code == 302
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
@@ -178,7 +182,7 @@ def test_correction_that_breaks_a_later_deal_is_refused(client: FlaskClient) -> 
     deal(client, token, taker=2, bid=3, contract="hearts", **tricks(1, 0, 4, 1))
     deal(client, token, taker=0, bid=3, contract="hearts", **tricks(3, 1, 1, 1))
     # Making Chloé's first deal give her 5 would end the game there, before deal 2.
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     r = client.post(
         f"/g/{token}/deal/1/edit",
         data={
@@ -223,7 +227,7 @@ def test_import_export_round_trip(client: FlaskClient, examples_dir: Any) -> Non
 def test_bad_import_refused_with_messages(client: FlaskClient) -> None:
     from io import BytesIO
 
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     r = client.post(
         "/import",
         data={"record": (BytesIO(b'{"format": 1}'), "x.json")},
@@ -231,3 +235,22 @@ def test_bad_import_refused_with_messages(client: FlaskClient) -> None:
     )
     assert r.status_code == 422
     assert "Format 1 is not supported" in r.get_data(as_text=True)
+
+
+def test_undo_with_nothing_to_take_back(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    client.get("/lang/en?next=/")
+    assert "no deal to take back" in client.get(f"/g/{token}/undo").get_data(as_text=True)
+    assert client.post(f"/g/{token}/undo", data={"version": "0"}).status_code == 302
+
+
+def test_scoreboard_served_again_until_the_game_changes(app: Any, client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    cache = app.extensions["page_cache"]
+    client.get(f"/g/{token}")
+    client.get(f"/g/{token}")
+    assert (cache.misses, cache.hits) == (1, 1)
+    deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 4, 1))
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert cache.misses == 2
+    assert "+4" in page

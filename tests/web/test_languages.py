@@ -32,7 +32,7 @@ def test_every_user_facing_string_has_its_french() -> None:
 
 
 def test_pages_in_french(client: FlaskClient) -> None:
-    client.post("/lang", data={"lang": "fr", "next": "/"})
+    client.get("/lang/fr?next=/")
     token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"], stake="0,50")
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Saisir la donne 1" in page
@@ -56,9 +56,9 @@ def test_money_formatted_per_locale(client: FlaskClient) -> None:
             "tricks1": "6",
         },
     )
-    client.post("/lang", data={"lang": "fr", "next": "/"})
+    client.get("/lang/fr?next=/")
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Ana paie 1,00\xa0€ à Bruno" in page
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Ana pays Bruno €1.00" in page

@@ -77,7 +77,7 @@ def test_security_headers(client: FlaskClient, path: str) -> None:
     ],
 )
 def test_new_game_refusals(client: FlaskClient, fields: dict[str, str], message: str) -> None:
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     data = {"game": "boulmous", "first_dealer": "0", "currency": "EUR"}
     data.update({f"player{i}": n for i, n in enumerate(PLAYERS)})
     data.update(fields)
@@ -131,9 +131,9 @@ def test_csrf_required_when_enabled(app: Flask, client: FlaskClient) -> None:
 
 
 def test_language_switch_and_no_open_redirect(client: FlaskClient) -> None:
-    response = client.post("/lang", data={"lang": "en", "next": "//evil.example/"})
+    response = client.get("/lang/en?next=//evil.example/")
     assert response.headers["Location"] == "/"
-    response = client.post("/lang", data={"lang": "fr", "next": "/new"})
+    response = client.get("/lang/fr?next=/new")
     assert response.headers["Location"] == "/new"
     assert 'lang="fr"' in client.get("/").get_data(as_text=True)
 
@@ -159,7 +159,7 @@ def test_finished_game_takes_no_more_deals(client: FlaskClient) -> None:
 
 
 def test_trick_judge(client: FlaskClient) -> None:
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     token = new_game(client, "boulmous", PLAYERS)
     page = client.post(f"/g/{token}/judge", data={"trump": "hearts", "cards": "AH JD KH QH"})
     assert "Card 2 wins: JD" in page.get_data(as_text=True)
@@ -176,7 +176,7 @@ def test_trick_judge(client: FlaskClient) -> None:
 
 
 def test_rules_page_shows_house_rules(client: FlaskClient) -> None:
-    client.post("/lang", data={"lang": "en", "next": "/"})
+    client.get("/lang/en?next=/")
     token = new_game(client, "pitch", ["A", "B", "C", "D"], rule_dirty="on", stake="1")
     page = client.get(f"/g/{token}/rules").get_data(as_text=True)
     assert "Dirty pitch: <strong>yes</strong>" in page
@@ -189,3 +189,19 @@ def test_page_weight_under_60_kb(client: FlaskClient) -> None:
         with client.get(asset) as response:
             sizes.append(len(response.data))
     assert sum(sizes) < 60 * 1024
+
+
+def test_the_database_is_the_one_configured(app: Flask) -> None:
+    import os
+
+    from referee.extensions import db
+
+    with app.app_context():
+        dialect = db.engine.dialect.name
+    assert dialect == ("postgresql" if os.environ.get("DATABASE_URL") else "sqlite")
+
+
+def test_health(client: FlaskClient) -> None:
+    response = client.get("/health")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True) == "ok\n"
