@@ -65,3 +65,50 @@ if ("wakeLock" in navigator && document.querySelector(".scoreboard")) {
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; });
 });
+
+// Live preview: what the deal being typed would give, asked of the server as you go.
+document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
+  const panel = form.querySelector(".preview.live");
+  let timer = 0;
+  let asked = 0;
+  const ask = () => {
+    const mine = ++asked;
+    fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((answer) => {
+        if (mine !== asked || !panel) return;
+        if (!answer || !answer.ok) { panel.hidden = true; return; }
+        answer.deltas.forEach((d, seat) => {
+          const cell = panel.querySelector(`[data-seat="${seat}"]`);
+          if (cell) cell.textContent = d;
+        });
+        panel.hidden = false;
+      })
+      .catch(() => { if (panel) panel.hidden = true; });
+  };
+  form.addEventListener("input", () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); });
+  form.addEventListener("change", () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); });
+});
+
+// Pitch: points taken so far by each side, as the point cards are ticked.
+document.querySelectorAll(".tally").forEach((tally) => {
+  const form = tally.closest("form");
+  const names = tally.dataset.names.split("|");
+  const update = () => {
+    const won = names.map(() => 0);
+    let dead = 0;
+    form.querySelectorAll("fieldset.point").forEach((set) => {
+      const value = Number(set.dataset.value);
+      const checked = set.querySelector("input:checked");
+      if (!checked) return;
+      if (checked.value === "dead") dead += value; else won[Number(checked.value)] += value;
+    });
+    const parts = tally.dataset.teams
+      ? [`${names[0]} & ${names[2]} ${won[0] + won[2]}`, `${names[1]} & ${names[3]} ${won[1] + won[3]}`]
+      : names.map((n, i) => `${n} ${won[i]}`);
+    tally.textContent = [...parts, `${tally.dataset.dead} ${dead}`].join(" · ");
+    tally.hidden = false;
+  };
+  form.addEventListener("change", update);
+  update();
+});

@@ -108,7 +108,7 @@ SUITS = {
     "hearts": ("♥", _l("hearts")),
     "diamonds": ("♦", _l("diamonds")),
     "clubs": ("♣", _l("clubs")),
-    "no-trump": ("SA", _l("no-trump")),
+    "no-trump": (_l("NT"), _l("no-trump")),
 }
 
 CONTRACTS = {

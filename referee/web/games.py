@@ -13,6 +13,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -35,6 +36,7 @@ from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, FLAGS, default_rules
 from referee.web.chart import chart
 from referee.web.dealforms import deal_from_form, values_from_deal, values_of
+from referee.web.format import signed
 from referee.web.forms import NewGameForm, messages_by_group, rules_from_form
 from referee.web.main import my_tokens, remember
 
@@ -67,7 +69,9 @@ def new() -> Page:
         return render_template("choose.html")
     form = NewGameForm()
     errors: dict[str, list[str]] = {}
-    rules = {**default_rules(key), **rules_from_form(key, request.form)}
+    rules = default_rules(key)
+    if request.method == "POST":  # an unticked box is absent from the post: read it only then
+        rules.update(rules_from_form(key, request.form))
     if request.method == "POST":
         if form.validate_on_submit():
             settings = service.Settings(
@@ -217,6 +221,28 @@ def deal(token: str) -> Page:
     if not recorded:
         flash(_("That deal was already recorded."))
     return redirect(url_for("games.show", token=token) + "#last")
+
+
+@bp.post("/g/<token>/preview.json")
+def preview_json(token: str) -> Response:
+    """What the deal being typed would give, for the live preview (nothing is written).
+
+    `?number=N` previews a correction of deal N instead of the next deal.
+    """
+    game = load(token)
+    deals = [d.data for d in game.deals]
+    number = request.args.get("number", type=int) or len(deals) + 1
+    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    if 1 <= number <= len(deals):
+        deals[number - 1] = entered
+    else:
+        deals.append(entered)
+        number = len(deals)
+    try:
+        after, _deals = service.replay(game, deals)
+    except RulesError as error:
+        return jsonify(ok=False, errors=messages_by_group(error.problems, number))
+    return jsonify(ok=True, deltas=[signed(d) for d in after.deals[number - 1].deltas])
 
 
 @bp.route("/g/<token>/deal/<int:number>/edit", methods=["GET", "POST"])

@@ -254,3 +254,24 @@ def test_scoreboard_served_again_until_the_game_changes(app: Any, client: FlaskC
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert cache.misses == 2
     assert "+4" in page
+
+
+def test_live_preview_json(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    client.get("/lang/en?next=/")
+    data = {
+        "taker": "3",
+        "bid": "5",
+        "contract": "diamonds",
+        **{k: str(v) for k, v in tricks(2, 0, 1, 3).items()},
+    }
+    answer = client.post(f"/g/{token}/preview.json", data=data).get_json()
+    assert answer == {"ok": True, "deltas": ["+2", "0", "+1", "−5"]}
+    bad = client.post(f"/g/{token}/preview.json", data={**data, "tricks0": "3"}).get_json()
+    assert bad["ok"] is False
+    assert bad["errors"]["tricks"] == ["Tricks add up to 7, a deal has 6"]
+    deal(client, token, passed=1)
+    edit = client.post(f"/g/{token}/preview.json?number=1", data=data).get_json()
+    assert edit["deltas"] == ["+2", "0", "+1", "−5"]
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"] == [{"passed": True}]

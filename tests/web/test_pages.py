@@ -205,3 +205,10 @@ def test_health(client: FlaskClient) -> None:
     response = client.get("/health")
     assert response.status_code == 200
     assert response.get_data(as_text=True) == "ok\n"
+
+
+def test_new_game_form_preselects_the_defaults(client: FlaskClient) -> None:
+    page = client.get("/new?game=pitch").get_data(as_text=True)
+    assert 'name="rule_defenders_score" checked' in page
+    assert 'name="rule_dirty" checked' not in page
+    assert 'id="rule_points_10" name="rule_points" value="10" checked' in page
