@@ -37,6 +37,8 @@ def engine_options(url: str) -> dict[str, Any]:
     pragmas) costs more than a request; a pre-ping is a round trip per request,
     worth it only for a server that may drop idle connections (PostgreSQL).
     """
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        return {}  # one in-memory database, one connection (SQLAlchemy's StaticPool)
     options: dict[str, Any] = {"pool_size": 16, "max_overflow": 16}
     if not url.startswith("sqlite"):
         options["pool_pre_ping"] = True

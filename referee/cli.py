@@ -20,6 +20,10 @@ from referee.engine.records import load_record, score_record, standings_json
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1
 UNREADABLE: Final = 2
+_CANNOT_WRITE: Final = {
+    "en": "cannot write {path}: {reason}",
+    "fr": "impossible d'écrire {path} : {reason}",
+}
 _CANNOT_READ: Final = {
     "en": "cannot read {path}: {reason}",
     "fr": "impossible de lire {path} : {reason}",
@@ -62,6 +66,40 @@ def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: T
     return 0
 
 
+def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, stdin: TextIO) -> int:
+    """Write the score sheet of the record at `path` to `output`."""
+    try:
+        data = _read(path, stdin)
+    except OSError as error:
+        print(_CANNOT_READ[lang].format(path=path, reason=error.strerror or error), file=stderr)
+        return UNREADABLE
+    from flask_babel import force_locale
+
+    from referee.app import create_app
+    from referee.services.games import transient_game
+    from referee.web.sheets import renderer, sheet_html
+
+    try:
+        record = load_record(data)
+        score_record(record)
+    except RulesError as error:
+        for line in error.messages(lang):
+            print(line, file=stderr)
+        return INVALID
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_UPGRADE": False, "SECRET_KEY": "pdf"}
+    )
+    with app.test_request_context(), force_locale(lang):
+        pdf = renderer().render(sheet_html(transient_game(record), size))
+    try:
+        with open(output, "wb") as handle:
+            handle.write(pdf)
+    except OSError as error:
+        print(_CANNOT_WRITE[lang].format(path=output, reason=error.strerror or error), file=stderr)
+        return UNREADABLE
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     parser = argparse.ArgumentParser(prog="referee", description="Referee: card game scores.")
@@ -70,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="print a game record's standings as JSON")
     score.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     score.add_argument("--lang", choices=["fr", "en"], dest="score_lang", help=argparse.SUPPRESS)
+    pdf = commands.add_parser("pdf", help="print a game record's score sheet as PDF")
+    pdf.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
+    pdf.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    pdf.add_argument("--size", choices=["a4", "letter"], default="a4")
+    pdf.add_argument("--lang", choices=["fr", "en"], dest="pdf_lang", help=argparse.SUPPRESS)
     serve = commands.add_parser("serve", help="serve the table app (upgrades the database first)")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the same Wi-Fi")
     serve.add_argument("--port", type=int, default=5000)
@@ -103,7 +146,9 @@ def serve_command(host: str, port: int, workers: int, threads: int, stdout: Text
     from referee.app import create_app
     from referee.extensions import db
 
-    app = create_app()  # creates or upgrades the schema once, before the workers fork
+    # Creates or upgrades the schema once, before the workers fork; sheets are drawn
+    # in a process of their own so that no request waits behind one.
+    app = create_app({"PDF_IN_PROCESS": False})
     with app.app_context():
         db.engine.dispose()  # no connection may cross a fork
     shown = lan_address() if host in ("0.0.0.0", "::") else host
@@ -128,12 +173,17 @@ def serve_command(host: str, port: int, workers: int, threads: int, stdout: Text
                 "timeout": 30,
                 # Phones poll the scoreboard every few seconds: keep their connections.
                 "keepalive": 20,
+                "post_worker_init": post_worker_init,
                 "graceful_timeout": 10,
             }.items():
                 self.cfg.set(key, value)
 
         def load(self) -> object:
             return app
+
+    def post_worker_init(worker: object) -> None:
+        # Each worker starts its PDF process now, WeasyPrint loaded and warm.
+        app.extensions["pdf"].start()
 
     Server().run()
     return 0
@@ -144,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve_command(args.host, args.port, args.workers, args.threads, sys.stdout)
+    if args.command == "pdf":
+        lang = user_language(args.pdf_lang or args.lang, os.environ)
+        return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)
     lang = user_language(args.score_lang or args.lang, os.environ)
     try:
         return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)

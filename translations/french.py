@@ -151,6 +151,23 @@ FR: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("%(num)d boîte", "%(num)d boîtes"): ("%(num)d boîte", "%(num)d boîtes"),
     "Enter deal %(n)d": "Saisir la donne %(n)d",
     "Money": "Argent",
+    "page": "page",
+    "of": "sur",
+    "No deal yet.": "Aucune donne pour l'instant.",
+    "Ranking": "Classement",
+    "Corrections": "Corrections",
+    "Date": "Date",
+    "Place": "Lieu",
+    "Contract": "Contrat",
+    "tricks": "levées",
+    "total": "total",
+    ("%(num)d point", "%(num)d points"): ("%(num)d point", "%(num)d points"),
+    "Write the initial of whoever won each point card (for the 2: who played it), or a dash if it was dead.": "Notez l'initiale de qui a gagné chaque carte à points (pour le 2 : qui l'a jouée), ou un tiret si elle était morte.",
+    "Fill in the players' names first.": "Donnez d'abord les noms des joueurs.",
+    "Score sheet (PDF)": "Feuille de marque (PDF)",
+    "Score sheet, US Letter": "Feuille de marque, format Letter",
+    "Blank sheet (PDF)": "Feuille vierge (PDF)",
+    "Blank sheet (PDF) for these players": "Feuille vierge (PDF) pour ces joueurs",
     "Contracts left in this manche:": "Contrats restant dans cette manche :",
     "stake": "mise",
     "%(payer)s pays %(payee)s %(amount)s": "%(payer)s paie %(amount)s à %(payee)s",
@@ -238,7 +255,12 @@ def main() -> int:
         if key not in FR:
             missing.append(key)
             continue
-        message.string = FR[key]
+        text = FR[key]
+        if isinstance(text, tuple):
+            # CLDR gives French three plural forms (one, many: 1,000,000s, other):
+            # "many" takes the plural.
+            text = (text[0], *([text[1]] * (catalog.num_plurals - 1)))
+        message.string = text
     if missing:
         for key in missing:
             print(f"no French for: {key!r}", file=sys.stderr)

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from referee.engine.game import Standings
+from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
 from referee.extensions import db
 from referee.models import Change, Deal, Game, Submission, utcnow
@@ -49,6 +49,24 @@ def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str
     if game.stake is not None:
         record["stake"] = game.stake
     return record
+
+
+def transient_game(record: Record[Any, Any]) -> Game:
+    """A game built from a record, not stored (for `referee pdf`)."""
+    dumped = dump_record(record)
+    game = Game(
+        token="",
+        game=record.game,
+        players=list(record.players),
+        first_dealer=record.first_dealer,
+        rules=dumped["rules"],
+        stake=dumped.get("stake"),
+        currency="EUR",
+        version=0,
+        created_at=utcnow(),
+    )
+    game.deals = [Deal(position=i, data=d) for i, d in enumerate(dumped["deals"])]
+    return game
 
 
 def standings_of(game: Game) -> Standings:

@@ -17,14 +17,18 @@ CONTENT_SECURITY_POLICY = (
 
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
-    from referee.web import catalog, games, main, tools
+    from referee.services.pdf import Renderer
+    from referee.web import catalog, games, main, sheets, tools
     from referee.web.format import register_filters
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tools.bp)
+    app.register_blueprint(sheets.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
+    app.extensions["pdf_cache"] = LRU[bytes](app.config.get("PDF_CACHE_SIZE", 32))
+    app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
 

@@ -17,11 +17,11 @@ MINUS = "−"  # a real minus sign, as wide as the plus
 
 
 def _group() -> str:
-    symbol: str | None = g.get("_group_symbol")
-    if symbol is None:
-        symbol = get_group_symbol(get_locale() or "fr")
-        g._group_symbol = symbol
-    return symbol
+    locale = str(get_locale() or "fr")
+    cached: dict[str, str] = g.setdefault("_group_symbols", {})
+    if locale not in cached:
+        cached[locale] = get_group_symbol(locale)
+    return cached[locale]
 
 
 def number(value: int) -> str:

@@ -108,7 +108,7 @@ def new() -> Page:
 # --- the scoreboard ------------------------------------------------------------------
 
 
-def _chart(game: Game, standings: Standings) -> Any:
+def game_chart(game: Game, standings: Standings) -> Any:
     names = list(game.players)
     totals: list[list[int]] = [[] for _ in names]
     running = [0] * len(names)
@@ -124,7 +124,9 @@ def _chart(game: Game, standings: Standings) -> Any:
 
 def _game_page(game: Game) -> str:
     standings = service.standings_of(game)
-    return render_template("game.html", board=build(game, standings), chart=_chart(game, standings))
+    return render_template(
+        "game.html", board=build(game, standings), chart=game_chart(game, standings)
+    )
 
 
 @bp.get("/g/<token>")

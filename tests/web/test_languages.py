@@ -62,3 +62,21 @@ def test_money_formatted_per_locale(client: FlaskClient) -> None:
     client.get("/lang/en?next=/")
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Ana pays Bruno €1.00" in page
+
+
+def test_french_plurals(client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    client.post(
+        f"/g/{token}/deal",
+        data={
+            "action": "save",
+            "taker": "1",
+            "bid": "4",
+            "contract": "spades",
+            "tricks1": "4",
+            "tricks0": "2",
+        },
+    )
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "4 levées" in page

@@ -1,0 +1,183 @@
+"""Benchmark the PDF score sheets: render time and peak memory, warm, in one process.
+
+    .venv/bin/python bench/pdf.py
+
+Renders, each in a fresh process (so its peak memory is its own), warm (WeasyPrint
+loaded and one page drawn first), seven times each:
+- a trivial one-page WeasyPrint document (the reference);
+- the full sheet of a finished 24-deal Bombu game;
+- the full sheet of a 40-deal Boulmous game.
+Then asks the app twice for a finished game's sheet: the second answer comes from
+the cache. Figures go to docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+# bench/http.py would shadow the standard library's `http` (which WeasyPrint's
+# urllib needs) for a script run from this folder: take the folder off the path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+RUNS = 7
+TRIVIAL = "<html><body><h1>Referee</h1><p>Trivial page.</p></body></html>"
+PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def bombu_record() -> dict[str, Any]:
+    manche = [
+        {"contract": "no-tricks", "tricks": [1, 3, 2, 2]},
+        {"contract": "no-hearts", "hearts": [3, 0, 4, 1]},
+        {"contract": "no-queens", "queens": [0, 2, 1, 1]},
+        {"contract": "no-bombu", "bombu": 2},
+        {
+            "contract": "salad",
+            "tricks": [2, 3, 1, 2],
+            "hearts": [2, 3, 0, 3],
+            "queens": [1, 2, 0, 1],
+            "bombu": 3,
+        },
+        {"contract": "reussite", "finish": [1, 3, 0, 2]},
+    ]
+    return {
+        "format": "referee-game/1",
+        "game": "bombu",
+        "players": PLAYERS,
+        "rules": {},
+        "stake": "1",
+        "deals": manche * 4,
+    }
+
+
+def boulmous_record() -> dict[str, Any]:
+    rng = random.Random(40)
+    deals = []
+    for _ in range(40):
+        tricks = [0, 0, 0, 0]
+        for _ in range(6):
+            tricks[rng.randrange(4)] += 1
+        deals.append(
+            {
+                "taker": rng.randrange(4),
+                "bid": rng.choice([3, 4, 5]),
+                "contract": rng.choice(["spades", "hearts", "no-trump"]),
+                "tricks": tricks,
+            }
+        )
+    return {
+        "format": "referee-game/1",
+        "game": "boulmous",
+        "players": PLAYERS,
+        "rules": {"target": 999},
+        "stake": "0.50",
+        "deals": deals,
+    }
+
+
+def sheet_html_of(record: dict[str, Any]) -> str:
+    from flask_babel import force_locale
+
+    from referee.app import create_app
+    from referee.engine.records import parse_record
+    from referee.services.games import transient_game
+    from referee.web.sheets import sheet_html
+
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_UPGRADE": False, "SECRET_KEY": "bench"}
+    )
+    with app.test_request_context(), force_locale("fr"):
+        return sheet_html(transient_game(parse_record(record)))
+
+
+def measure(kind: str) -> tuple[list[float], int, int]:
+    """In a fresh process: render times (s), pages, and the process's peak RSS (KiB)."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from referee.services.pdf import WARM_UP, html_to_pdf
+
+    html = {
+        "trivial": lambda: TRIVIAL,
+        "bombu": lambda: sheet_html_of(bombu_record()),
+        "boulmous": lambda: sheet_html_of(boulmous_record()),
+    }[kind]()
+    html_to_pdf(WARM_UP)
+    times = []
+    pdf = b""
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        pdf = html_to_pdf(html)
+        times.append(time.perf_counter() - start)
+    pages = len(PdfReader(BytesIO(pdf)).pages)
+    return times, pages, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def cached_sheet() -> tuple[float, float]:
+    """First and second download of a finished game's sheet through the app."""
+    import io
+    import json
+    import tempfile
+
+    from referee.app import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/b.db",
+                "SECRET_KEY": "bench",
+                "WTF_CSRF_ENABLED": False,
+            }
+        )
+        client = app.test_client()
+        data = json.dumps(bombu_record()).encode()
+        token = client.post(
+            "/import",
+            data={"record": (io.BytesIO(data), "g.json")},
+            content_type="multipart/form-data",
+        ).headers["Location"][3:]
+        timings = []
+        for _ in range(2):
+            start = time.perf_counter()
+            assert client.get(f"/g/{token}/sheet.pdf").status_code == 200
+            timings.append(time.perf_counter() - start)
+        hits = [time.perf_counter()]
+        for _ in range(20):
+            client.get(f"/g/{token}/sheet.pdf")
+        hits.append(time.perf_counter())
+        return timings[0], (hits[1] - hits[0]) / 20
+
+
+def main() -> None:
+    context = multiprocessing.get_context("spawn")
+    results = {}
+    for kind in ("trivial", "bombu", "boulmous"):
+        with context.Pool(1) as pool:
+            results[kind] = pool.apply(measure, (kind,))
+    reference = statistics.median(results["trivial"][0])
+    print(f"warm, median of {RUNS} renders each, in a fresh process per document")
+    for kind, label in (
+        ("trivial", "trivial one-page document"),
+        ("bombu", "finished 24-deal Bombu sheet"),
+        ("boulmous", "40-deal Boulmous sheet"),
+    ):
+        times, pages, rss = results[kind]
+        median = statistics.median(times)
+        print(
+            f"  {label}: {median * 1000:.0f} ms ({median / reference:.1f}x the trivial), "
+            f"{pages} page(s), peak RSS {rss / 1024:.0f} MB"
+        )
+    with context.Pool(1) as pool:
+        first, hit = pool.apply(cached_sheet)
+    print(f"  through the app: first sheet {first * 1000:.0f} ms, cached {hit * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""PDF score sheets: a game's record on paper, and blank sheets to play without a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from referee.engine import GAMES
+from referee.engine.bombu import Contract as BombuContract
+from referee.engine.pitch import VARIANTS
+from referee.models import Game
+from referee.services import games as service
+from referee.services.pdf import Renderer
+from referee.web.board import build
+from referee.web.cache import LRU
+from referee.web.catalog import FLAGS
+from referee.web.chart import COLOURS
+from referee.web.games import file_name, game_chart, load
+
+bp = Blueprint("sheets", __name__)
+
+#: Paper sizes offered, as CSS names them.
+PAGE_SIZES = {"a4": "A4", "letter": "letter"}
+
+
+def sheet_html(game: Game, size: str = "a4") -> str:
+    """The score sheet of `game` as HTML, in the current language."""
+    from flask import render_template
+
+    standings = service.standings_of(game)
+    return render_template(
+        "pdf/sheet.html",
+        board=build(game, standings),
+        chart=game_chart(game, standings),
+        flags=FLAGS[game.game],
+        changes=list(game.changes),
+        colours=COLOURS,
+        page_size=PAGE_SIZES.get(size, "A4"),
+    )
+
+
+def blank_html(key: str, names: list[str], first_dealer: int, points: int, size: str) -> str:
+    """A blank sheet for `key` with the players' names filled in."""
+    from flask import render_template
+
+    sides = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"] if len(names) == 4 else names
+    landscape = key == "pitch"
+    return render_template(
+        "pdf/blank.html",
+        key=key,
+        names=names,
+        first_dealer=first_dealer,
+        contracts=[c.value for c in BombuContract],
+        point_cards=[c.value for c in VARIANTS.get(points, VARIANTS[10]).points],
+        sides=sides,
+        points=points,
+        page_size=PAGE_SIZES.get(size, "A4") + (" landscape" if landscape else ""),
+    )
+
+
+def pdf_response(data: bytes, name: str) -> Response:
+    """A PDF download with a useful file name."""
+    return Response(
+        data,
+        mimetype="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def renderer() -> Renderer:
+    """The app's PDF renderer."""
+    return current_app.extensions["pdf"]  # type: ignore[no-any-return]
+
+
+@bp.get("/g/<token>/sheet.pdf")
+def sheet(token: str) -> Response:
+    """The game's score sheet; rendered once per game version, language and paper size."""
+    game = load(token)
+    size = request.args.get("size", "a4")
+    size = size if size in PAGE_SIZES else "a4"
+    cache: LRU[bytes] = current_app.extensions["pdf_cache"]
+    key = (game.token, game.version, str(get_locale()), size)
+    data = cache.get_or_make(key, lambda: renderer().render(sheet_html(game, size)))
+    return pdf_response(data, file_name(game, "pdf"))
+
+
+@bp.get("/g/<token>/blank.pdf")
+def blank_for_game(token: str) -> Response:
+    """A blank sheet for this game's players."""
+    game = load(token)
+    points = int(game.rules.get("points", 10))
+    html = blank_html(game.game, list(game.players), game.first_dealer, points, "a4")
+    return pdf_response(renderer().render(html), "blank-" + file_name(game, "pdf"))
+
+
+@bp.post("/blank.pdf")
+def blank_from_form() -> Response | tuple[str, int]:
+    """A blank sheet from the new-game form, without starting a game."""
+    key = request.form.get("game", "")
+    names = [request.form.get(f"player{seat}", "").strip()[:40] for seat in range(5)]
+    names = [n for n in names if n]
+    counts = GAMES[key].player_counts if key in GAMES else ()
+    if len(names) not in counts:
+        return _("Fill in the players' names first."), 422
+    first = request.form.get("first_dealer", type=int) or 0
+    points: Any = request.form.get("rule_points", type=int) or 10
+    html = blank_html(key, names, first % len(names), points, "a4")
+    slug = "-".join([key, "blank", *names]).lower()
+    return pdf_response(renderer().render(html), _ascii(slug) + ".pdf")
+
+
+def _ascii(text: str) -> str:
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
