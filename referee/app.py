@@ -12,6 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from referee.extensions import babel, csrf, db, migrate
+from referee.web import DEFAULT_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -86,6 +87,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         AUTO_UPGRADE=True,
+        RATE_LIMITS=dict(DEFAULT_RATE_LIMITS),
+        # Behind an HTTPS proxy (REFEREE_HTTPS=1) the session cookie is Secure.
+        SESSION_COOKIE_SECURE=os.environ.get("REFEREE_HTTPS") == "1",
     )
     if test_config:
         app.config.update(test_config)
@@ -96,6 +100,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
+    if os.environ.get("REFEREE_BEHIND_PROXY") == "1":
+        # One proxy in front: trust its X-Forwarded-For/-Proto (rate limits, https).
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)

@@ -35,7 +35,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The editor's link: whoever holds it may enter and correct deals.
     token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    #: The spectator's link: read-only, rotated separately.
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
     game: Mapped[str] = mapped_column(String(20))
     players: Mapped[list[str]] = mapped_column(JSON)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
@@ -95,3 +98,13 @@ class Submission(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class RateLimit(db.Model):  # type: ignore[name-defined,misc]
+    """How many writes a client made in one time window (shared by every worker process)."""
+
+    __tablename__ = "rate_limit"
+
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    window: Mapped[int] = mapped_column(Integer, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)

@@ -112,3 +112,18 @@ document.querySelectorAll(".tally").forEach((tally) => {
   form.addEventListener("change", update);
   update();
 });
+
+// Follow the game: reload the scoreboard when another phone changes it.
+document.querySelectorAll("[data-version-url]").forEach((live) => {
+  const known = live.dataset.version;
+  const poll = () => {
+    if (document.visibilityState !== "visible") return;
+    fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((answer) => {
+        if (answer && String(answer.version) !== known) window.location.reload();
+      })
+      .catch(() => {});
+  };
+  window.setInterval(poll, 3000);
+});

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
 from referee.extensions import db
-from referee.models import Change, Deal, Game, Submission, utcnow
+from referee.models import Change, Deal, Game, Submission, new_token, utcnow
 
 
 class StaleVersion(Exception):
@@ -87,6 +87,32 @@ def version_of(token: str) -> int | None:
     """
     query = select(Game.__table__.c.version).where(Game.__table__.c.token == token)
     return db.session.connection().execute(query).scalar()
+
+
+def find_view(view_token: str) -> Game | None:
+    """The game of this spectator token, if any."""
+    return db.session.scalar(select(Game).where(Game.view_token == view_token))
+
+
+def view_version_of(view_token: str) -> tuple[str, int] | None:
+    """(editor token, version) of the game of this spectator token, without loading it."""
+    table = Game.__table__
+    query = select(table.c.token, table.c.version).where(table.c.view_token == view_token)
+    row = db.session.connection().execute(query).first()
+    return None if row is None else (row[0], row[1])
+
+
+def rotate(game: Game, which: str) -> None:
+    """Give the game a new editor or spectator link: whoever held the old one is cut off."""
+    if which == "editor":
+        game.token = new_token()
+    else:
+        game.view_token = new_token()
+    game.version += 1
+    db.session.add(
+        Change(game_id=game.id, action="link-edit" if which == "editor" else "link-view")
+    )
+    db.session.commit()
 
 
 def find(token: str) -> Game | None:

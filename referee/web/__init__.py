@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, abort, render_template, request
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
+from referee.services import limits
 from referee.web.cache import LRU, CachedPage
+
+#: Which limit each write counts against (per client address and minute); the rest
+#: are "write".
+RATE_CATEGORIES = {
+    "games.import_game": "import",
+    "games.new": "create",
+    "sheets.blank_from_form": "create",
+    "games.preview_json": "preview",
+}
+DEFAULT_RATE_LIMITS = {"write": 120, "import": 20, "create": 30, "preview": 600}
 
 #: A strict policy: everything from this origin, no inline script, no framing.
 CONTENT_SECURITY_POLICY = (
@@ -18,13 +29,14 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer
-    from referee.web import catalog, games, main, sheets, tools
+    from referee.web import catalog, games, main, share, sheets, tools
     from referee.web.format import register_filters
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tools.bp)
     app.register_blueprint(sheets.bp)
+    app.register_blueprint(share.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
     app.extensions["pdf_cache"] = LRU[bytes](app.config.get("PDF_CACHE_SIZE", 32))
@@ -44,6 +56,16 @@ def register(app: Flask) -> None:
     def _server_error(error: Exception) -> tuple[str, int]:  # pragma: no cover - safety net
         app.logger.exception("unhandled error", exc_info=error)
         return render_template("error.html", error=None), 500
+
+    @app.before_request
+    def _rate_limit() -> None:
+        """Writes are counted per client address and minute, in the database."""
+        if request.method != "POST" or not app.config.get("RATE_LIMITS"):
+            return
+        category = RATE_CATEGORIES.get(request.endpoint or "", "write")
+        limit = app.config["RATE_LIMITS"][category]
+        if not limits.allow(f"{category}:{request.remote_addr}", limit):
+            abort(429)
 
     @app.after_request
     def _headers(response: Response) -> Response:

@@ -122,10 +122,14 @@ def game_chart(game: Game, standings: Standings) -> Any:
     return chart(names, totals, _("Scores over the deals"))
 
 
-def _game_page(game: Game) -> str:
+def render_game_page(game: Game, spectator: bool = False) -> str:
+    """The scoreboard page; a spectator's has no button that would change anything."""
     standings = service.standings_of(game)
     return render_template(
-        "game.html", board=build(game, standings), chart=game_chart(game, standings)
+        "game.html",
+        board=build(game, standings),
+        chart=game_chart(game, standings),
+        spectator=spectator,
     )
 
 
@@ -142,10 +146,10 @@ def show(token: str) -> Page:
         abort(404)
     remember(token)
     if session.get("_flashes"):
-        return _game_page(load(token))
+        return render_game_page(load(token))
     cache: LRU[CachedPage] = current_app.extensions["page_cache"]
-    key = (token, version, str(get_locale()))
-    page = cache.get_or_make(key, lambda: CachedPage.of(_game_page(load(token))))
+    key = ("edit", token, version, str(get_locale()))
+    page = cache.get_or_make(key, lambda: CachedPage.of(render_game_page(load(token))))
     return page.response(request.accept_encodings)
 
 

@@ -58,7 +58,9 @@ def test_migrations_go_down_and_up(app: Flask) -> None:
         downgrade(directory=str(MIGRATIONS), revision="base")
         assert "game" not in inspect(db.engine).get_table_names()
         upgrade(directory=str(MIGRATIONS))
-        assert {"game", "deal", "change", "submission"} <= set(inspect(db.engine).get_table_names())
+        assert {"game", "deal", "change", "submission", "rate_limit"} <= set(
+            inspect(db.engine).get_table_names()
+        )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,104 @@
+"""Several phones, one table: editor and spectator links, live updates, link rotation."""
+
+from __future__ import annotations
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.services import games as service
+from referee.web.cache import LRU, CachedPage
+from referee.web.games import load, render_game_page
+from referee.web.main import remember
+
+bp = Blueprint("share", __name__)
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of `url`, as inline SVG (no script, no image request)."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff"))
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> str:
+    """The editor and spectator links, as text and QR codes, and their rotation."""
+    game = load(token)
+    editor = url_for("games.show", token=game.token, _external=True)
+    viewer = url_for("share.spectate", view_token=game.view_token, _external=True)
+    return render_template(
+        "share.html",
+        game=game,
+        editor=editor,
+        viewer=viewer,
+        editor_qr=qr_svg(editor),
+        viewer_qr=qr_svg(viewer),
+    )
+
+
+@bp.post("/g/<token>/rotate")
+def rotate(token: str) -> BaseResponse:
+    """Replace the editor or the spectator link; holders of the old one are cut off."""
+    game = load(token)
+    which = "editor" if request.form.get("which") == "editor" else "viewer"
+    service.rotate(game, which)
+    if which == "editor":
+        remember(game.token)
+        flash(_("New editor link: the old one no longer opens this game."))
+    else:
+        flash(_("New spectator link: the old one no longer opens this game."))
+    return redirect(url_for("share.share", token=game.token))
+
+
+@bp.get("/v/<view_token>")
+def spectate(view_token: str) -> Response:
+    """The scoreboard for spectators: it follows the game and changes nothing."""
+    found = service.view_version_of(view_token)
+    if found is None:
+        abort(404)
+    token, version = found
+    cache: LRU[CachedPage] = current_app.extensions["page_cache"]
+    key = ("view", view_token, version, str(get_locale()))
+
+    def render() -> CachedPage:
+        game = load(token)
+        return CachedPage.of(render_game_page(game, spectator=True))
+
+    return cache.get_or_make(key, render).response(request.accept_encodings)
+
+
+@bp.get("/v/<view_token>/version.json")
+def view_version(view_token: str) -> Response:
+    """The game's version, for the page to reload itself when it changes."""
+    found = service.view_version_of(view_token)
+    if found is None:
+        abort(404)
+    return _version_response(found[1])
+
+
+@bp.get("/g/<token>/version.json")
+def edit_version(token: str) -> Response:
+    """The same for the editors' page (another phone may have entered a deal)."""
+    version = service.version_of(token)
+    if version is None:
+        abort(404)
+    return _version_response(version)
+
+
+def _version_response(version: int) -> Response:
+    response = jsonify(version=version)
+    response.headers["Cache-Control"] = "no-store"
+    return response
