@@ -100,6 +100,28 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
     return 0
 
 
+def backup_command(which: str, folder: str, stdout: TextIO, stderr: TextIO) -> int:
+    """Back the database up to `folder`, or restore it from there (DATABASE_URL applies)."""
+    from pathlib import Path
+
+    from referee.app import create_app
+    from referee.services import backup
+
+    app = create_app()
+    with app.app_context():
+        if which == "backup":
+            print(f"{backup.backup(Path(folder))} games written to {folder}", file=stdout)
+            return 0
+        try:
+            restored, skipped = backup.restore(Path(folder))
+        except RulesError as error:
+            for line in error.messages("en"):
+                print(line, file=stderr)
+            return INVALID
+        print(f"{restored} games restored, {skipped} already there", file=stdout)
+        return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     parser = argparse.ArgumentParser(prog="referee", description="Referee: card game scores.")
@@ -113,6 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     pdf.add_argument("-o", "--output", required=True, help="the PDF file to write")
     pdf.add_argument("--size", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--lang", choices=["fr", "en"], dest="pdf_lang", help=argparse.SUPPRESS)
+    for name, text in (
+        ("backup", "write every game of the database to DIR as record files"),
+        ("restore", "load the record files of DIR into the database (no duplicates)"),
+    ):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("folder", metavar="DIR")
     serve = commands.add_parser("serve", help="serve the table app (upgrades the database first)")
     serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the same Wi-Fi")
     serve.add_argument("--port", type=int, default=5000)
@@ -194,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return serve_command(args.host, args.port, args.workers, args.threads, sys.stdout)
+    if args.command in ("backup", "restore"):
+        return backup_command(args.command, args.folder, sys.stdout, sys.stderr)
     if args.command == "pdf":
         lang = user_language(args.pdf_lang or args.lang, os.environ)
         return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)

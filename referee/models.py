@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -57,6 +57,14 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     changes: Mapped[list[Change]] = relationship(
         back_populates="game_row", order_by="Change.id", cascade="all, delete-orphan"
     )
+
+    # Optimistic locking: every write bumps `version` (services do it), and the
+    # UPDATE only succeeds WHERE version is still what the writer read. Two phones
+    # writing at once cannot both win; the loser sees StaleDataError and retries.
+    __mapper_args__: ClassVar[dict[str, Any]] = {
+        "version_id_col": version,
+        "version_id_generator": False,
+    }
 
 
 class Deal(db.Model):  # type: ignore[name-defined,misc]

@@ -151,6 +151,7 @@ FR: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("%(num)d boîte", "%(num)d boîtes"): ("%(num)d boîte", "%(num)d boîtes"),
     "Enter deal %(n)d": "Saisir la donne %(n)d",
     "Money": "Argent",
+    "Someone else changed the game meanwhile: nothing was changed.": "Quelqu'un d'autre a modifié la partie entre-temps : rien n'a été changé.",
     "Too many changes at once": "Trop de modifications à la fois",
     "Wait a minute, then try again: nothing was lost.": "Attendez une minute, puis réessayez : rien n'est perdu.",
     "You are following this game.": "Vous suivez cette partie.",

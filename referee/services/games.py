@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
@@ -112,7 +113,7 @@ def rotate(game: Game, which: str) -> None:
     db.session.add(
         Change(game_id=game.id, action="link-edit" if which == "editor" else "link-view")
     )
-    db.session.commit()
+    _commit_or_stale()
 
 
 def find(token: str) -> Game | None:
@@ -169,13 +170,29 @@ def _check_version(game: Game, version: int | None) -> None:
         raise StaleVersion()
 
 
+#: How often a write that lost a race with another phone is tried again.
+RETRIES = 8
+
+
 def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> bool:
     """Append a deal. Returns False when this form's key was already used (a retry).
 
-    The deal is re-read through the engine and stored in its canonical form.
+    The deal is re-read through the engine and stored in its canonical form. If
+    another phone added a deal at the same moment, the game is read again and the
+    deal goes after it (re-checked against the game as it now stands).
     """
-    if key and db.session.get(Submission, key) is not None:
-        return False
+    for _attempt in range(RETRIES):
+        if key and db.session.get(Submission, key) is not None:
+            return False
+        try:
+            _append(game, deal, key)
+            return True
+        except (IntegrityError, StaleDataError):
+            db.session.rollback()  # expires `game`: the next try reads it afresh
+    raise StaleVersion()
+
+
+def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
     deals = [d.data for d in game.deals]
     standings, canonical = replay(game, [*deals, deal])
     stored = canonical[-1]
@@ -185,13 +202,16 @@ def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> bool:
     if key:
         db.session.add(Submission(key=key, game_id=game.id))
     _touch(game, standings)
+    db.session.commit()
+
+
+def _commit_or_stale() -> None:
+    """Commit; a concurrent write to the same game makes this one stale."""
     try:
         db.session.commit()
-    except IntegrityError:
-        # The same key (or the same position) committed meanwhile by a concurrent post.
+    except StaleDataError:
         db.session.rollback()
-        return False
-    return True
+        raise StaleVersion() from None
 
 
 def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int | None) -> None:
@@ -212,7 +232,7 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int |
         Change(game_id=game.id, action="edit", position=position, before=before, after=stored)
     )
     _touch(game, standings)
-    db.session.commit()
+    _commit_or_stale()
 
 
 def undo_last(game: Game, version: int | None) -> bool:
@@ -226,7 +246,7 @@ def undo_last(game: Game, version: int | None) -> bool:
     game.deals.remove(last)
     db.session.delete(last)
     _touch(game, replay(game, [d.data for d in rows[:-1]])[0])
-    db.session.commit()
+    _commit_or_stale()
     return True
 
 

@@ -54,7 +54,11 @@ def rotate(token: str) -> BaseResponse:
     """Replace the editor or the spectator link; holders of the old one are cut off."""
     game = load(token)
     which = "editor" if request.form.get("which") == "editor" else "viewer"
-    service.rotate(game, which)
+    try:
+        service.rotate(game, which)
+    except service.StaleVersion:
+        flash(_("Someone else changed the game meanwhile: nothing was changed."))
+        return redirect(url_for("share.share", token=token))
     if which == "editor":
         remember(game.token)
         flash(_("New editor link: the old one no longer opens this game."))

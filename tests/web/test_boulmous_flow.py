@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.web.conftest import new_game
@@ -275,3 +276,41 @@ def test_live_preview_json(client: FlaskClient) -> None:
     assert edit["deltas"] == ["+2", "0", "+1", "−5"]
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
     assert record["deals"] == [{"passed": True}]
+
+
+def test_two_phones_adding_at_once_both_count(app: Any, client: FlaskClient) -> None:
+    """A deal that lost the race for its place is re-checked and goes after the other."""
+    from referee.extensions import db
+    from referee.services import games as service
+
+    token = new_game(client, "boulmous", PLAYERS)
+    with app.app_context():
+        game = service.find(token)
+        assert game is not None
+        assert len(game.deals) == 0  # this phone has read the game: no deal yet
+        other = app.test_client()
+        deal(other, token, passed=1)  # meanwhile another phone records one
+        assert service.add_deal(game, {"passed": True}) is True
+        db.session.remove()
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"] == [{"passed": True}, {"passed": True}]
+
+
+def test_a_correction_racing_another_write_is_refused(app: Any, client: FlaskClient) -> None:
+    from referee.extensions import db
+    from referee.services import games as service
+
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, passed=1)
+    with app.app_context():
+        game = service.find(token)
+        assert game is not None
+        version = game.version
+        assert len(game.deals) == 1
+        deal(app.test_client(), token, passed=1)  # another phone writes first
+        correction = {"taker": 0, "bid": 3, "contract": "clubs", "tricks": [6, 0, 0, 0]}
+        with pytest.raises(service.StaleVersion):
+            service.replace_deal(game, 0, correction, version)
+        db.session.remove()
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"] == [{"passed": True}, {"passed": True}]

@@ -1,0 +1,151 @@
+"""The real server (gunicorn, as `referee serve` runs it) on a free loopback port."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import database  # noqa: F401  (the same databases as the web tests)
+
+HOST = "127.0.0.1"
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+_KEY = re.compile(r'name="key" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A running `referee serve`, in its own process group (so kill -9 takes it all)."""
+
+    port: int
+    database: str
+    workdir: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "DATABASE_URL": self.database, "REFEREE_SECRET_KEY": "server-tests"}
+        with (self.workdir / "server.log").open("ab") as log:  # the child keeps its copy
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "referee.cli",
+                    "serve",
+                    "--host",
+                    HOST,
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    "2",
+                    "--threads",
+                    "4",
+                ],
+                env=env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(
+            "the server did not start: " + (self.workdir / "server.log").read_text()
+        )
+
+    def kill(self) -> None:
+        """kill -9 the whole server: master, workers and their PDF processes."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=15)
+
+
+@pytest.fixture
+def server(database: str, tmp_path: Path) -> Iterator[Server]:  # noqa: F811
+    running = Server(free_port(), database, tmp_path)
+    running.start()
+    yield running
+    running.stop()
+
+
+@dataclass
+class Phone:
+    """One browser: a keep-alive connection and its session cookie."""
+
+    port: int
+    cookie: str = ""
+    conn: http.client.HTTPConnection | None = field(default=None, repr=False)
+
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None, timeout: float = 20
+    ) -> tuple[int, str, str]:
+        """(status, body, Location) of one request."""
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+        headers = {"Accept-Language": "en"}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+        except (ConnectionError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = None
+            raise
+        data = response.read().decode()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data, response.getheader("Location") or ""
+
+    def form(self, path: str) -> dict[str, str]:
+        """The hidden fields of a form page (CSRF token, one-time key)."""
+        status, page, _ = self.request("GET", path)
+        assert status == 200, (status, page[:300])
+        fields = {"csrf_token": _CSRF.search(page).group(1)}  # type: ignore[union-attr]
+        key = _KEY.search(page)
+        if key:
+            fields["key"] = key.group(1)
+        return fields
+
+    def new_game(self, players: list[str], **rules: str) -> str:
+        fields = self.form("/new?game=boulmous")
+        form = {**fields, "game": "boulmous", "first_dealer": "0", "currency": "EUR"}
+        form.update({f"player{i}": name for i, name in enumerate(players)})
+        form.update({f"rule_{k}": v for k, v in rules.items()})
+        status, _, location = self.request("POST", "/new", form)
+        assert status == 302, status
+        return location.split("/g/", 1)[1]
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
