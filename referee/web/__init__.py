@@ -59,6 +59,13 @@ def register(app: Flask) -> None:
         return render_template("error.html", error=None), 500
 
     @app.before_request
+    def _refuse_oversized() -> None:
+        """Refuse a body over the limit from its announced length, before reading any of it."""
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        if limit and (request.content_length or 0) > limit:
+            abort(413)
+
+    @app.before_request
     def _rate_limit() -> None:
         """Writes are counted per client address and minute, in the database."""
         if request.method != "POST" or not app.config.get("RATE_LIMITS"):
