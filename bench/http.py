@@ -32,6 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,6 +252,75 @@ async def paced(port: int, tokens: list[str], seconds: float) -> Stats:
     return stats
 
 
+async def spectators(
+    port: int, seconds: float, games: int = 8, per_game: int = 5
+) -> dict[str, Any]:
+    """(c) Each game's editor enters a deal every 5 s; 5 spectators follow it as the
+    page's script does (ask the version every 1.5 s, reload the page when it changes).
+    The delay is from the editor's answer to each spectator having the new page."""
+    host = Client(port)
+    rng = random.Random(5)
+    stats = Stats()
+    delays: list[float] = []
+    recorded: dict[tuple[str, int], float] = {}
+    stop = time.perf_counter() + seconds
+    tables = []
+    for _ in range(games):
+        token = await create_game(port)
+        page = (await host.request("GET", f"/g/{token}/share"))[1]
+        match = re.search(rb"/v/([A-Za-z0-9_-]+)", page)
+        assert match, "no spectator link on the share page"
+        tables.append((token, match.group(1).decode()))
+    host.close()
+
+    async def editor(token: str) -> None:
+        client = Client(port)
+        await asyncio.sleep(rng.uniform(0, 5))
+        while time.perf_counter() < stop - 3:
+            await enter_deal(client, token, rng, stats)
+            answer = await client.timed(stats, "GET", f"/g/{token}/version.json")
+            version = int(re.search(rb"\d+", answer).group(0)) if answer else -1  # type: ignore[union-attr]
+            recorded[(token, version)] = time.perf_counter()
+            await asyncio.sleep(5)
+        client.close()
+
+    async def spectator(token: str, view: str) -> None:
+        client = Client(port)
+        known = None
+        await asyncio.sleep(rng.uniform(0, 1.5))
+        while time.perf_counter() < stop:
+            answer = await client.timed(stats, "GET", f"/v/{view}/version.json")
+            match = re.search(rb"\d+", answer)
+            version = int(match.group(0)) if match else None
+            if version is not None and version != known:
+                await client.timed(stats, "GET", f"/v/{view}")
+                if known is not None and (token, version) in recorded:
+                    delays.append(time.perf_counter() - recorded[(token, version)])
+                known = version
+            await asyncio.sleep(1.5)
+        client.close()
+
+    tasks = [editor(t) for t, _ in tables]
+    tasks += [spectator(t, v) for t, v in tables for _ in range(per_game)]
+    await asyncio.gather(*tasks)
+    delays.sort()
+    pick = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))] if delays else float("nan")  # noqa: E731
+    return {"stats": stats, "updates": len(delays), "p50": pick(0.5), "p95": pick(0.95)}
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds used so far by the server and all its processes (its process group)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pid:  # process group
+            total += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -268,6 +338,7 @@ def start_server(port: int, workdir: Path) -> subprocess.Popen[bytes]:
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group: its CPU is counted apart
     )
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -288,7 +359,7 @@ def line(name: str, stats: Stats, seconds: float) -> str:
     )
 
 
-async def main_async(args: argparse.Namespace, port: int) -> None:
+async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     tables = 8
     tokens = [await create_game(port) for _ in range(tables)]
     # Give each game some history, as a real evening would (re-scored on every view).
@@ -329,6 +400,17 @@ async def main_async(args: argparse.Namespace, port: int) -> None:
         best = count
     print(f"  largest number of tables served with no error and p95 <= 100 ms: {best}")
 
+    print(f"(c) 8 games, 5 spectators each following live, {args.spectator_seconds:.0f} s")
+    cpu = server_cpu(pid)
+    result = await spectators(port, args.spectator_seconds)
+    cpu = server_cpu(pid) - cpu
+    print(line("all requests", result["stats"], args.spectator_seconds))
+    print(
+        f"  {result['updates']} updates seen by spectators: delay p50 {result['p50']:.2f} s, "
+        f"p95 {result['p95']:.2f} s (target <= 2 s); server CPU {cpu:.1f} s over "
+        f"{args.spectator_seconds:.0f} s ({cpu / args.spectator_seconds:.0%} of one core)"
+    )
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -340,11 +422,12 @@ def main() -> None:
     args.paced_seconds = 6.0 if args.quick else 20.0
     args.history = 5 if args.quick else 30
     args.levels = [25, 50] if args.quick else [50, 100, 150, 200, 300, 400]
+    args.spectator_seconds = 15.0 if args.quick else 60.0
     port = free_port()
     with tempfile.TemporaryDirectory() as workdir:
         server = start_server(port, Path(workdir))
         try:
-            asyncio.run(main_async(args, port))
+            asyncio.run(main_async(args, port, server.pid))
         finally:
             server.terminate()
             server.wait(timeout=10)

@@ -125,5 +125,5 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       })
       .catch(() => {});
   };
-  window.setInterval(poll, 3000);
+  window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
 });
