@@ -15,7 +15,14 @@ from typing import Final
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
-from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
+from referee.engine.game import (
+    DealResult,
+    Mark,
+    MarkKind,
+    Record,
+    Standings,
+    dealer_problems,
+)
 from referee.engine.settlement import settle, winners_collect
 
 PLAYERS: Final = 4
@@ -361,16 +368,7 @@ def _placement_problems(
 ) -> list[Problem]:
     """The dealer, and the contract's place in the manche."""
     problems: list[Problem] = []
-    if deal.dealer is not None and deal.dealer != dealer:
-        problems.append(
-            problem(
-                "dealer_wrong",
-                "dealer",
-                value=deal.dealer,
-                expected=dealer,
-                name=record.players[dealer],
-            )
-        )
+    problems.extend(dealer_problems(deal.dealer, dealer, record.players))
     if deal.contract in played:
         problems.append(
             problem(

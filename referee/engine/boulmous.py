@@ -23,7 +23,14 @@ from referee.engine.fields import (
     read_object,
     read_seat,
 )
-from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
+from referee.engine.game import (
+    DealResult,
+    Mark,
+    MarkKind,
+    Record,
+    Standings,
+    dealer_problems,
+)
 from referee.engine.settlement import Payment, settle
 
 PLAYERS: Final = 4
@@ -281,16 +288,7 @@ class Boulmous:
 def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) -> list[Problem]:
     """Check what depends on who dealt: the stated dealer, and who made the auction's top bid."""
     problems: list[Problem] = []
-    if deal.dealer is not None and deal.dealer != dealer:
-        problems.append(
-            problem(
-                "dealer_wrong",
-                "dealer",
-                value=deal.dealer,
-                expected=dealer,
-                name=record.players[dealer],
-            )
-        )
+    problems.extend(dealer_problems(deal.dealer, dealer, record.players))
     if isinstance(deal, Played) and deal.auction is not None:
         highest = highest_call(deal.auction)
         assert highest is not None  # parse_deal refused an all-pass auction with a taker

@@ -7,12 +7,13 @@ rule re-scores every old game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
+from referee.engine.errors import Problem, problem
 from referee.engine.settlement import Money
 
 R = TypeVar("R")
@@ -107,3 +108,10 @@ class Game(Protocol[R, D]):
     def score(self, record: Record[R, D]) -> Standings:
         """Play the deals in order; raise `RulesError` for the first impossible one."""
         ...
+
+
+def dealer_problems(stated: int | None, dealer: int, players: Sequence[str]) -> list[Problem]:
+    """A deal may state its dealer; it must then be the one the rules expect."""
+    if stated is None or stated == dealer:
+        return []
+    return [problem("dealer_wrong", "dealer", value=stated, expected=dealer, name=players[dealer])]

@@ -32,7 +32,14 @@ from referee.engine.fields import (
     read_seat,
     seat_value,
 )
-from referee.engine.game import DealResult, Mark, MarkKind, Record, Standings
+from referee.engine.game import (
+    DealResult,
+    Mark,
+    MarkKind,
+    Record,
+    Standings,
+    dealer_problems,
+)
 from referee.engine.settlement import settle, winners_collect
 
 MIN_BID: Final = 4  # "L'enchère minimale est de quatre."
@@ -407,16 +414,7 @@ def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) ->
     """The stated dealer, and who made the auction's highest bid."""
     problems: list[Problem] = []
     count = len(record.players)
-    if deal.dealer is not None and deal.dealer != dealer:
-        problems.append(
-            problem(
-                "dealer_wrong",
-                "dealer",
-                value=deal.dealer,
-                expected=dealer,
-                name=record.players[dealer],
-            )
-        )
+    problems.extend(dealer_problems(deal.dealer, dealer, record.players))
     if deal.auction is not None:
         highest = highest_call(deal.auction)
         assert highest is not None  # the dealer is stuck, so someone bid

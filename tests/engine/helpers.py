@@ -105,3 +105,24 @@ def hand(
 ) -> dict[str, Any]:
     """A Pitch hand."""
     return {"bidder": bidder, "bid": bid, "trump": trump, "points": points, **extra}
+
+
+def assert_refused(
+    record: dict[str, Any], code: str, field: str | None, deal: int | None, english: str | None
+) -> None:
+    """The record is refused: its first problem has this code, field and deal, reads
+    `english` in English (when given) and has its own French."""
+    import pytest
+
+    from referee.engine.errors import RulesError
+
+    with pytest.raises(RulesError) as caught:
+        standings(record)
+    first = caught.value.problems[0]
+    assert (first.code, first.field, first.deal) == (code, field, deal)
+    assert (caught.value.field, caught.value.deal) == (field, deal)
+    if english is not None:
+        assert caught.value.messages("en")[0] == english
+    french = caught.value.messages("fr")[0]
+    assert french
+    assert french != caught.value.messages("en")[0]

@@ -13,7 +13,7 @@ from referee.engine.cards import Card, parse_cards
 from referee.engine.errors import RulesError
 from referee.engine.game import MarkKind
 from referee.engine.records import parse_record, score_record, standings_json
-from tests.engine.helpers import BOMBU_MANCHE, bombu_record, standings
+from tests.engine.helpers import BOMBU_MANCHE, assert_refused, bombu_record, standings
 from tests.engine.strategies import bombu_manche, real_salad
 
 # (id, deal, deltas, capot seat or None)
@@ -512,13 +512,7 @@ OTHER_CODES = {"reussite_not_open", "reussite_no_fit", "reussite_must_play"}
 def test_refused(
     record: Any, code: str, field: str | None, deal: int | None, english: str | None
 ) -> None:
-    with pytest.raises(RulesError) as caught:
-        standings(record)
-    first = caught.value.problems[0]
-    assert (first.code, first.field, first.deal) == (code, field, deal)
-    if english is not None:
-        assert caught.value.messages("en")[0] == english
-    assert caught.value.messages("fr")[0] != caught.value.messages("en")[0]
+    assert_refused(record, code, field, deal, english)
 
 
 def test_dealer_given_and_right_is_accepted() -> None:

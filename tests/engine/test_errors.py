@@ -10,7 +10,7 @@ import pytest
 from referee.engine.errors import Problem, RulesError
 from referee.engine.messages import MESSAGES, field_label, language, render
 from referee.engine.records import load_record, parse_record
-from tests.engine.helpers import PASSED, boulmous_record, played, standings
+from tests.engine.helpers import PASSED, assert_refused, boulmous_record, played, standings
 
 GOOD = played(2, 4, [1, 0, 4, 1])
 
@@ -288,16 +288,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
 def test_refused(
     record: Any, code: str, field: str | None, deal: int | None, english: str | None
 ) -> None:
-    with pytest.raises(RulesError) as caught:
-        standings(record)
-    first = caught.value.problems[0]
-    assert (first.code, first.field, first.deal) == (code, field, deal)
-    assert (caught.value.field, caught.value.deal) == (field, deal)
-    if english is not None:
-        assert caught.value.messages("en")[0] == english
-    french = caught.value.messages("fr")[0]
-    assert french
-    assert french != caught.value.messages("en")[0]
+    assert_refused(record, code, field, deal, english)
 
 
 JSON_CASES = [

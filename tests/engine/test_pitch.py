@@ -20,7 +20,7 @@ from referee.engine.pitch import (
     point_card,
     trump_order,
 )
-from tests.engine.helpers import hand, pitch_points, pitch_record, standings
+from tests.engine.helpers import assert_refused, hand, pitch_points, pitch_record, standings
 
 # Team {0,2} takes ace, jack, ten, two (4 points); team {1,3} the off-jack, both
 # jokers and the three (6 points).
@@ -487,13 +487,7 @@ OTHER_CODES = {"card_not_trump"}
 def test_refused(
     record: Any, code: str, field: str | None, deal: int | None, english: str | None
 ) -> None:
-    with pytest.raises(RulesError) as caught:
-        standings(record)
-    first = caught.value.problems[0]
-    assert (first.code, first.field, first.deal) == (code, field, deal)
-    if english is not None:
-        assert caught.value.messages("en")[0] == english
-    assert caught.value.messages("fr")[0] != caught.value.messages("en")[0]
+    assert_refused(record, code, field, deal, english)
 
 
 def test_broken_rules_report_only_the_rules() -> None:
