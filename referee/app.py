@@ -87,7 +87,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         AUTO_UPGRADE=True,
-        RATE_LIMITS=dict(DEFAULT_RATE_LIMITS),
+        # REFEREE_RATE_LIMITS=0 turns them off (load tests from one address).
+        RATE_LIMITS={}
+        if os.environ.get("REFEREE_RATE_LIMITS") == "0"
+        else dict(DEFAULT_RATE_LIMITS),
         # Behind an HTTPS proxy (REFEREE_HTTPS=1) the session cookie is Secure.
         SESSION_COOKIE_SECURE=os.environ.get("REFEREE_HTTPS") == "1",
     )

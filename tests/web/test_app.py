@@ -137,3 +137,11 @@ def test_pdf_command_errors(tmp_path: Path, examples_dir: Path) -> None:
     example = str(examples_dir / "pitch-moon.json")
     assert cli.pdf_command(example, str(target), "a4", "en", err, io.StringIO()) == 2
     assert err.getvalue().startswith("cannot write")
+
+
+def test_rate_limits_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_RATE_LIMITS", "0")
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_UPGRADE": False, "SECRET_KEY": "t"}
+    )
+    assert app.config["RATE_LIMITS"] == {}
