@@ -1,0 +1,81 @@
+"""Browser tests: Debian's Chromium driven by Playwright, at a phone's size.
+
+Nothing downloads a browser: Playwright is pointed at /usr/bin/chromium (which
+.ci/run installs). The app runs as `referee serve` on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.server.conftest import Server, free_port
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: As this machine's notes advise: no background traffic, no first-run work.
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+    "device_scale_factor": 2, "locale": "fr-FR",
+}
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("e2e")
+    server = Server(free_port(), f"sqlite:///{folder / 'e2e.sqlite3'}", folder)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "Debian's chromium is needed (.ci/run installs it)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Watch:
+    """What a page did that it should not: console errors, requests to other hosts."""
+
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+
+
+def watched(context: BrowserContext, base: str) -> tuple[Page, Watch]:
+    """A new page whose console errors and off-site requests are recorded."""
+    page = context.new_page()
+    watch = Watch()
+    host = urlparse(base).netloc
+    page.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: watch.errors.append(str(e)))
+    page.on(
+        "request",
+        lambda r: watch.foreign.append(r.url)
+        if urlparse(r.url).netloc not in (host, "") and not r.url.startswith("data:")
+        else None,
+    )
+    return page, watch
+
+
+@pytest.fixture
+def phone(browser: Browser, live_server: Server) -> Iterator[tuple[Page, Watch, str]]:
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(**PHONE, accept_downloads=True)
+    page, watch = watched(context, base)
+    yield page, watch, base
+    context.close()

@@ -1,0 +1,161 @@
+"""Whole games through the UI on a phone-sized Chromium, with the quality bars checked
+on every page: no console error, no other host, under 60 KB, no serious or critical
+accessibility violation (axe-core), tap targets of 44 px, no sideways scroll."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import PHONE, Watch, watched
+from tests.server.conftest import Server
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+AXE = Axe()
+
+SMALL_TARGETS = """() => {
+  const small = [];
+  for (const el of document.querySelectorAll(
+      'button, .button, .pills label, input:not([type=hidden]):not([type=radio]), select')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown
+    if (box.height < 44 || box.width < 44) small.push(el.outerHTML.slice(0, 80));
+  }
+  return small;
+}"""
+WEIGHT = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const rest = performance.getEntriesByType('resource');
+  return nav.decodedBodySize + rest.reduce((s, e) => s + e.decodedBodySize, 0);
+}"""
+
+
+def check(page: Page, watch: Watch) -> None:
+    """The quality bars, on the page as it is now."""
+    assert watch.errors == [], watch.errors
+    assert watch.foreign == [], watch.foreign
+    assert page.evaluate(WEIGHT) < 60 * 1024
+    assert page.evaluate(SMALL_TARGETS) == []
+    width = page.viewport_size["width"] if page.viewport_size else 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    violations = [
+        (v["id"], v["impact"])
+        for v in AXE.run(page).response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert violations == [], violations
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def boulmous_deal(page: Page, taker: str, bid: str, trump: str, tricks: list[str]) -> None:
+    page.get_by_role("link", name="Saisir la donne").click()
+    page.locator("label", has_text=taker).first.click()
+    page.locator(f"label[for=bid_{bid}]").click()
+    page.locator(f"label[for=contract_{trump}]").click()
+    for seat, count in enumerate(tricks):
+        page.fill(f"#tricks{seat}", count)
+
+
+def test_boulmous_with_a_stake_played_to_the_end(
+    phone: tuple[Page, Watch, str], browser: Browser, live_server: Server
+) -> None:
+    page, watch, base = phone
+    page.goto(base + "/")
+    check(page, watch)
+    shot(page, "home")
+    page.get_by_role("link", name="Nouvelle partie").click()
+    page.get_by_role("link", name="Boulmous").click()
+    for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
+        page.fill(f"#player{seat}", name)
+    page.fill("#rule_target", "8")
+    page.fill("#stake", "0,50")
+    check(page, watch)
+    shot(page, "new-game")
+    page.get_by_role("button", name="Commencer la partie").click()
+    expect(page.get_by_text("Ana distribue.")).to_be_visible()
+
+    # A spectator follows from another phone.
+    page.get_by_role("link", name="Partager : autres téléphones").click()
+    check(page, watch)
+    spectator_link = page.locator("a.link").first.get_attribute("href")
+    assert spectator_link
+    page.go_back()
+    friend_context = browser.new_context(**PHONE)
+    friend, friend_watch = watched(friend_context, base)
+    friend.goto(spectator_link)
+    expect(friend.get_by_text("Vous suivez cette partie.")).to_be_visible()
+
+    # Deal 1, the last box filled by itself.
+    boulmous_deal(page, "Bruno", "4", "spades", ["1", "4", "1", ""])
+    check(page, watch)
+    shot(page, "deal-form")
+    page.get_by_role("button", name="Enregistrer la donne").click()
+    expect(page.locator(".totals")).to_contain_text("Bruno")
+    # The spectator's page follows by itself.
+    expect(friend.locator("table")).to_contain_text("+4", timeout=8000)
+
+    # Deal 2: a miscount is refused beside the tricks, the entries kept; then fixed.
+    boulmous_deal(page, "Ana", "3", "hearts", ["1", "1", "1", "1"])
+    page.get_by_role("button", name="Enregistrer la donne").click()
+    expect(page.get_by_text("Les levées font 4 au total, une donne en compte 6")).to_be_visible()
+    expect(page.locator("#tricks1")).to_have_value("1")
+    check(page, watch)
+    page.fill("#tricks0", "3")
+    page.get_by_role("button", name="Enregistrer la donne").click()
+
+    # Undo it, after a confirmation.
+    page.get_by_role("link", name="Annuler la dernière donne").click()
+    page.get_by_role("button", name="Oui, l'annuler").click()
+    expect(page.get_by_text("Dernière donne annulée.")).to_be_visible()
+
+    # Correct deal 1: Bruno had bid 5 and made it.
+    page.get_by_role("link", name="Corriger la donne 1").click()
+    page.locator("label[for=bid_5]").click()
+    page.get_by_role("button", name="Enregistrer la correction").click()
+    expect(page.get_by_text("Donne 1 corrigée.")).to_be_visible()
+
+    # Ana's boulmous, then a last deal: Ana reaches 8 and wins.
+    boulmous_deal(page, "Ana", "boulmous", "no-trump", ["6", "0", "0", "0"])
+    page.get_by_role("button", name="Enregistrer la donne").click()
+    boulmous_deal(page, "Ana", "3", "clubs", ["3", "1", "1", "1"])
+    page.get_by_role("button", name="Aperçu").click()
+    expect(page.locator(".preview").first).to_contain_text("+3")
+    page.get_by_role("button", name="Enregistrer la donne").click()
+    expect(page.get_by_text("Vainqueur : Ana")).to_be_visible()
+    expect(page.locator(".transfers")).to_contain_text("paie")
+    check(page, watch)
+    shot(page, "scoreboard-finished")
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Feuille de marque (PDF)").click()
+    assert download.value.suggested_filename.startswith("boulmous-")
+    path = download.value.path()
+    assert Path(path).read_bytes().startswith(b"%PDF")
+
+    expect(friend.get_by_text("Vainqueur : Ana")).to_be_visible(timeout=8000)
+    assert friend_watch.errors == []
+    friend_context.close()
+
+
+def test_narrow_phone_and_dark_mode(browser: Browser, live_server: Server) -> None:
+    base = f"http://127.0.0.1:{live_server.port}"
+    options: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740},
+                               "color_scheme": "dark"}
+    context = browser.new_context(**options)
+    page, watch = watched(context, base)
+    page.goto(base + "/new?game=pitch")
+    check(page, watch)
+    for seat, name in enumerate(["Dale", "Rhonda", "Earl", "Peggy", "Walt"]):
+        page.fill(f"#player{seat}", name)
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_role("link", name="Saisir la donne").click()
+    check(page, watch)
+    shot(page, "pitch-deal-dark")
+    context.close()
