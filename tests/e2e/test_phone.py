@@ -125,8 +125,10 @@ def test_boulmous_with_a_stake_played_to_the_end(
     boulmous_deal(page, "Ana", "boulmous", "no-trump", ["6", "0", "0", "0"])
     page.get_by_role("button", name="Enregistrer la donne").click()
     boulmous_deal(page, "Ana", "3", "clubs", ["3", "1", "1", "1"])
+    # The live preview (script) and the preview step (no script) agree.
+    expect(page.locator(".preview.live")).to_contain_text("+3")
     page.get_by_role("button", name="Aperçu").click()
-    expect(page.locator(".preview").first).to_contain_text("+3")
+    expect(page.locator(".preview:not(.live)")).to_contain_text("+3")
     page.get_by_role("button", name="Enregistrer la donne").click()
     expect(page.get_by_text("Vainqueur : Ana")).to_be_visible()
     expect(page.locator(".transfers")).to_contain_text("paie")
@@ -146,8 +148,11 @@ def test_boulmous_with_a_stake_played_to_the_end(
 
 def test_narrow_phone_and_dark_mode(browser: Browser, live_server: Server) -> None:
     base = f"http://127.0.0.1:{live_server.port}"
-    options: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740},
-                               "color_scheme": "dark"}
+    options: dict[str, Any] = {
+        **PHONE,
+        "viewport": {"width": 360, "height": 740},
+        "color_scheme": "dark",
+    }
     context = browser.new_context(**options)
     page, watch = watched(context, base)
     page.goto(base + "/new?game=pitch")
