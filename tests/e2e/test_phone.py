@@ -34,7 +34,8 @@ WEIGHT = """() => {
 
 
 def check(page: Page, watch: Watch) -> None:
-    """The quality bars, on the page as it is now."""
+    """The quality bars, on the page as it is once loaded (styles applied)."""
+    page.wait_for_load_state("load")
     assert watch.errors == [], watch.errors
     assert watch.foreign == [], watch.foreign
     assert page.evaluate(WEIGHT) < 60 * 1024
@@ -164,3 +165,93 @@ def test_narrow_phone_and_dark_mode(browser: Browser, live_server: Server) -> No
     check(page, watch)
     shot(page, "pitch-deal-dark")
     context.close()
+
+
+BOMBU_CONTRACT_NAMES = {
+    "no-tricks": "Pas de pli",
+    "no-hearts": "Pas de cœur",
+    "no-queens": "Pas de dame",
+    "no-bombu": "Pas de Bombu",
+    "salad": "Salade",
+    "reussite": "Réussite",
+}
+
+
+def new_game_through_ui(page: Page, base: str, game: str, names: list[str], **rules: str) -> None:
+    page.goto(base + f"/new?game={game}")
+    for seat, name in enumerate(names):
+        page.fill(f"#player{seat}", name)
+    for name, value in rules.items():
+        page.fill(f"#rule_{name}", value)
+    page.get_by_role("button", name="Commencer la partie").click()
+
+
+def test_bombu_24_deals(phone: tuple[Page, Watch, str]) -> None:
+    from tests.engine.helpers import BOMBU_MANCHE
+
+    page, watch, base = phone
+    new_game_through_ui(page, base, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    for number in range(24):
+        deal = BOMBU_MANCHE[number % 6]
+        page.get_by_role("link", name=f"Saisir la donne {number + 1}").click()
+        if number == 0:
+            check(page, watch)
+        page.get_by_role("link", name=BOMBU_CONTRACT_NAMES[deal["contract"]]).click()
+        for key in ("tricks", "hearts", "queens"):
+            for seat, count in enumerate(deal.get(key, [])):
+                page.fill(f"#{key}{seat}", str(count))
+        if "bombu" in deal:
+            page.locator(f"label[for=bombu_{deal['bombu']}]").click()
+        for place, seat in enumerate(deal.get("finish", [])):
+            page.select_option(f"#finish{place}", str(seat))
+        if number == 4:
+            check(page, watch)
+            shot(page, "bombu-salad")
+        page.get_by_role("button", name="Enregistrer la donne").click()
+        if number == 6:
+            expect(page.get_by_text("Manche 2 sur 4")).to_be_visible()
+            expect(page.get_by_text("Honorine distribue.")).to_be_visible()
+    expect(page.get_by_text("Vainqueur : Fanny")).to_be_visible()
+    check(page, watch)
+    shot(page, "scoreboard-bombu")
+
+
+def test_pitch_four_handed_moon_and_five_handed(phone: tuple[Page, Watch, str]) -> None:
+    page, watch, base = phone
+    new_game_through_ui(page, base, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"])
+    cards = ["ace", "jack", "off_jack", "joker_high", "joker_low", "ten", "three", "two"]
+
+    def hand(bidder: int, bid: str, trump: str, won: list[int], partner: str = "") -> None:
+        page.get_by_role("link", name="Saisir la donne").click()
+        page.locator(f"label[for=bidder_{bidder}]").click()
+        page.locator(f"label[for=bid_{bid}]").click()
+        page.locator(f"label[for=trump_{trump}]").click()
+        if partner:
+            page.locator(f"label[for=partner_{partner}]").click()
+        for card, seat in zip(cards, won, strict=True):
+            page.locator(f"label[for=p_{card}_{seat}]").click()
+        page.get_by_role("button", name="Enregistrer la donne").click()
+
+    hand(1, "5", "hearts", [1, 3, 0, 1, 2, 3, 1, 0])
+    expect(page.locator(".totals")).to_contain_text("Rhonda & Peggy")
+    hand(3, "moon", "spades", [3] * 8)
+    expect(page.get_by_text("Vainqueurs : Rhonda, Peggy")).to_be_visible()
+    check(page, watch)
+    shot(page, "scoreboard-pitch")
+
+    new_game_through_ui(
+        page, base, "pitch", ["Dale", "Rhonda", "Earl", "Peggy", "Walt"], target="10"
+    )
+    hand(0, "10", "clubs", [0] * 8, partner="4")
+    expect(page.get_by_text("Vainqueur : Dale")).to_be_visible()
+    check(page, watch)
+
+
+def test_installable_on_the_home_screen(phone: tuple[Page, Watch, str]) -> None:
+    page, _, base = phone
+    page.goto(base + "/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    manifest = page.request.get(base + str(href)).json()
+    assert manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert page.request.get(base + icon["src"]).ok

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -46,7 +47,14 @@ def key_of(deal: dict[str, Any]) -> str:
 
 def stored(port: int, token: str) -> list[dict[str, Any]]:
     phone = Phone(port)
-    status, body, _ = phone.request("GET", f"/g/{token}/export.json")
+    for attempt in range(5):  # a server just restarted may still be settling its workers
+        try:
+            status, body, _ = phone.request("GET", f"/g/{token}/export.json")
+            break
+        except ConnectionError:
+            if attempt == 4:
+                raise
+            time.sleep(0.5)
     phone.close()
     assert status == 200
     record = json.loads(body)
