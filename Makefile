@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PO := translations/fr/LC_MESSAGES/messages.po
 MO := translations/fr/LC_MESSAGES/messages.mo
 
-.PHONY: install test test-postgres lint typecheck unit bench run translations clean
+.PHONY: install test test-postgres lint typecheck unit bench run translations screenshots clean
 
 install: $(STAMP) $(MO)
 
@@ -45,6 +45,10 @@ test: lint typecheck unit
 test-postgres: install
 	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web; \
 		status=$$?; bash .ci/postgres.sh stop; exit $$status
+
+# The browser tests again, keeping their screenshots in docs/screenshots/.
+screenshots: install
+	REFEREE_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -4,6 +4,8 @@ accessibility violation (axe-core), tap targets of 44 px, no sideways scroll."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,13 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.conftest import PHONE, Watch, watched
 from tests.server.conftest import Server
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: `make screenshots` (REFEREE_SCREENSHOTS=1) keeps them in docs/screenshots/ for the
+#: README; a plain test run writes them to a temporary folder and leaves the tree clean.
+SCREENSHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("REFEREE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "referee-screenshots"
+)
 AXE = Axe()
 
 SMALL_TARGETS = """() => {

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 from collections import Counter
@@ -100,11 +101,25 @@ def test_32_phones_8_games(server: Server) -> None:
     for thread in threads:
         thread.join(timeout=120)
     assert errors == []
+    viewer = Phone(server.port)
     for token in tokens:
         deals = stored(server.port, token)
         # No deal lost, none recorded twice.
         assert Counter(map(key_of, deals)) == Counter(map(key_of, acknowledged[token]))
         assert len(deals) == 16
+        # The server's scoreboard shows what scoring the same deals offline gives.
+        record = {
+            "format": "referee-game/1",
+            "game": "boulmous",
+            "players": PLAYERS,
+            "rules": {"target": 999},
+            "deals": deals,
+        }
+        offline = score_record(parse_record(record)).scores
+        page = viewer.request("GET", f"/g/{token}")[1]
+        shown = [int(v.replace("−", "-")) for v in re.findall(r'class="score">([^<]+)<', page)]
+        assert sorted(shown) == sorted(offline)
+    viewer.close()
 
 
 def test_double_tap_records_one_deal(server: Server) -> None:
