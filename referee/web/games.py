@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 import uuid
@@ -122,6 +123,11 @@ def game_chart(game: Game, standings: Standings) -> Any:
     return chart(names, totals, _("Scores over the deals"))
 
 
+def game_page_tag(token: str) -> str:
+    """A short tag of the address, so that two games' pages never share an entity tag."""
+    return hashlib.blake2s(token.encode(), digest_size=6).hexdigest()
+
+
 def render_game_page(game: Game, spectator: bool = False) -> str:
     """The scoreboard page; a spectator's has no button that would change anything."""
     standings = service.standings_of(game)
@@ -149,8 +155,9 @@ def show(token: str) -> Page:
         return render_game_page(load(token))
     cache: LRU[CachedPage] = current_app.extensions["page_cache"]
     key = ("edit", token, version, str(get_locale()))
-    page = cache.get_or_make(key, lambda: CachedPage.of(render_game_page(load(token))))
-    return page.response(request.accept_encodings)
+    etag = f"{version}-{key[3]}-{game_page_tag(token)}"
+    page = cache.get_or_make(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
+    return page.response(request.accept_encodings, request.if_none_match)
 
 
 # --- entering and correcting deals -----------------------------------------------------

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
 from referee.web.cache import LRU, CachedPage
-from referee.web.games import load, render_game_page
+from referee.web.games import game_page_tag, load, render_game_page
 from referee.web.main import remember
 
 bp = Blueprint("share", __name__)
@@ -79,9 +79,11 @@ def spectate(view_token: str) -> Response:
 
     def render() -> CachedPage:
         game = load(token)
-        return CachedPage.of(render_game_page(game, spectator=True))
+        etag = f"v{version}-{key[3]}-{game_page_tag(view_token)}"
+        return CachedPage.of(render_game_page(game, spectator=True), etag)
 
-    return cache.get_or_make(key, render).response(request.accept_encodings)
+    page = cache.get_or_make(key, render)
+    return page.response(request.accept_encodings, request.if_none_match)
 
 
 @bp.get("/v/<view_token>/version.json")

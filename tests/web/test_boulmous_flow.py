@@ -314,3 +314,17 @@ def test_a_correction_racing_another_write_is_refused(app: Any, client: FlaskCli
         db.session.remove()
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
     assert record["deals"] == [{"passed": True}, {"passed": True}]
+
+
+def test_reloading_an_unchanged_scoreboard_costs_a_304(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    first = client.get(f"/g/{token}")
+    etag = first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "no-cache"
+    again = client.get(f"/g/{token}", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.data == b""
+    deal(client, token, passed=1)
+    changed = client.get(f"/g/{token}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
