@@ -79,6 +79,9 @@ def _boulmous(form: Mapping[str, str], players: int) -> dict[str, Any]:
     tricks = _counts(form, "tricks", players, TOTALS["boulmous"]["tricks"])
     if tricks is not None:
         deal["tricks"] = tricks
+    calls = [form.get(f"call{position}", "") for position in range(players)]
+    if any(calls):  # the auction is optional: given only when a call is chosen
+        deal["auction"] = [c if c in ("pass", "boulmous") else _value(c) for c in calls]
     return deal
 
 
@@ -124,12 +127,15 @@ def values_from_deal(game: str, deal: Mapping[str, Any]) -> Values:
     """The form entries that describe a stored deal (to correct it)."""
     values: Values = {}
     for key, value in deal.items():
-        if isinstance(value, list) and key != "finish":
+        if isinstance(value, list) and key not in ("finish", "auction"):
             for seat, count in enumerate(value):
                 values[f"{key}{seat}"] = str(count)
         elif key == "finish":
             for place, seat in enumerate(value):
                 values[f"finish{place}"] = str(seat)
+        elif key == "auction":
+            for position, call in enumerate(value):
+                values[f"call{position}"] = str(call)
         elif key == "points":
             for card, seat in value.items():
                 values[f"p_{card}"] = "dead" if seat is None else str(seat)

@@ -328,3 +328,28 @@ def test_reloading_an_unchanged_scoreboard_costs_a_304(client: FlaskClient) -> N
     changed = client.get(f"/g/{token}", headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
+
+
+def test_optional_auction(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    client.get("/lang/en?next=/")
+    form = {
+        "action": "save",
+        "taker": "2",
+        "bid": "5",
+        "contract": "hearts",
+        **{k: str(v) for k, v in tricks(0, 1, 5, 0).items()},
+        "call0": "4",
+        "call1": "5",
+        "call2": "pass",
+        "call3": "pass",
+    }
+    # Dealer Ana: Bruno calls first (4), then Chloé (5), the taker.
+    refused = client.post(f"/g/{token}/deal", data={**form, "call0": "5", "call1": "4"})
+    assert refused.status_code == 422
+    assert "does not rise above 5" in refused.get_data(as_text=True)
+    assert client.post(f"/g/{token}/deal", data=form).status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["deals"][0]["auction"] == [4, 5, "pass", "pass"]
+    edit = client.get(f"/g/{token}/deal/1/edit").get_data(as_text=True)
+    assert '<option value="5" selected>' in edit
