@@ -172,8 +172,9 @@ def _deal_page(
     preview: tuple[int, ...] | None = None,
     editing: bool = False,
     status: int = 200,
+    standings: Standings | None = None,
 ) -> Page:
-    standings = service.standings_of(game)
+    standings = standings or service.standings_of(game)
     page = render_template(
         "deal.html",
         game=game,
@@ -185,7 +186,7 @@ def _deal_page(
         preview=preview,
         editing=editing,
         dealer=_dealer_of(game, standings, number),
-        contracts_left=_contracts_offered(game, standings, number, values, editing),
+        contracts_left=_contracts_offered(game, standings, number, editing),
     )
     return page, status
 
@@ -196,9 +197,7 @@ def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
     return standings.next_dealer
 
 
-def _contracts_offered(
-    game: Game, standings: Standings, number: int, values: dict[str, str], editing: bool
-) -> list[str]:
+def _contracts_offered(game: Game, standings: Standings, number: int, editing: bool) -> list[str]:
     """Bombu: the contracts this deal may be (only those left in its manche)."""
     if game.game != "bombu":
         return []
@@ -216,11 +215,12 @@ def deal(token: str) -> Page:
     game = load(token)
     number = len(game.deals) + 1
     if request.method == "GET":
-        if service.standings_of(game).finished:
+        standings = service.standings_of(game)
+        if standings.finished:
             flash(_("The game is over: no deal may follow."))
             return redirect(url_for("games.show", token=token))
         values = {"key": uuid.uuid4().hex, "contract": request.args.get("contract", "")}
-        return _deal_page(game, values, number=number)
+        return _deal_page(game, values, number=number, standings=standings)
     values = values_of(request.form)
     entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
     try:
