@@ -22,6 +22,7 @@ from referee.engine.game import (
     Record,
     Standings,
     dealer_problems,
+    dump_flags,
 )
 from referee.engine.settlement import settle, winners_collect
 
@@ -154,7 +155,7 @@ class Bombu:
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         """Write the flag."""
-        return {"contract_order": rules.contract_order.value}
+        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal and check that real cards could give these counts."""

@@ -30,6 +30,8 @@ from referee.engine.game import (
     Record,
     Standings,
     dealer_problems,
+    dump_flags,
+    with_flags,
 )
 from referee.engine.settlement import Payment, settle
 
@@ -148,24 +150,19 @@ class Boulmous:
         """Read the flags `target`, `taker_scores`, `failed_taker_keeps_tricks`."""
         problems: list[Problem] = []
         read_object(raw, _RULE_FIELDS, problems)
-        default = Rules()
-        target = read_int(raw, "target", problems, 1, MAX_TARGET, optional=True)
-        taker_scores = read_choice(raw, "taker_scores", TakerScores, problems, optional=True)
-        keeps = read_bool(raw, "failed_taker_keeps_tricks", problems, optional=True)
+        given = {
+            "target": read_int(raw, "target", problems, 1, MAX_TARGET, optional=True),
+            "taker_scores": read_choice(raw, "taker_scores", TakerScores, problems, optional=True),
+            "failed_taker_keeps_tricks": read_bool(
+                raw, "failed_taker_keeps_tricks", problems, optional=True
+            ),
+        }
         check(problems)
-        return Rules(
-            target=default.target if target is None else target,
-            taker_scores=taker_scores or default.taker_scores,
-            failed_taker_keeps_tricks=default.failed_taker_keeps_tricks if keeps is None else keeps,
-        )
+        return with_flags(Rules(), given)
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         """Write all three flags."""
-        return {
-            "target": rules.target,
-            "taker_scores": rules.taker_scores.value,
-            "failed_taker_keeps_tricks": rules.failed_taker_keeps_tricks,
-        }
+        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal: a played one or `{"passed": true}`, every problem at once."""

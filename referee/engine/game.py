@@ -8,9 +8,9 @@ rule re-scores every old game.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from referee.engine.errors import Problem, problem
@@ -115,3 +115,17 @@ def dealer_problems(stated: int | None, dealer: int, players: Sequence[str]) -> 
     if stated is None or stated == dealer:
         return []
     return [problem("dealer_wrong", "dealer", value=stated, expected=dealer, name=players[dealer])]
+
+
+def dump_flags(rules: object) -> dict[str, object]:
+    """Every house-rule flag of a game's `Rules` dataclass, as the record writes it."""
+    out: dict[str, object] = {}
+    for flag in fields(rules):  # type: ignore[arg-type]
+        value = getattr(rules, flag.name)
+        out[flag.name] = value.value if isinstance(value, Enum) else value
+    return out
+
+
+def with_flags(default: R, given: Mapping[str, object]) -> R:
+    """The default rules with the flags a record gave (None: not given) put in."""
+    return replace(default, **{k: v for k, v in given.items() if v is not None})  # type: ignore[type-var]

@@ -39,6 +39,8 @@ from referee.engine.game import (
     Record,
     Standings,
     dealer_problems,
+    dump_flags,
+    with_flags,
 )
 from referee.engine.settlement import settle, winners_collect
 
@@ -220,37 +222,27 @@ class Pitch:
         """Read the flags; a missing one takes its default (10-point, 52 to win)."""
         problems: list[Problem] = []
         read_object(raw, _RULE_FIELDS, problems)
-        default = Rules()
         points = read_int(raw, "points", problems, 5, 16, optional=True)
         if points is not None and points not in VARIANTS:
             problems.append(
                 problem("pitch_variant", "points", value=points, variants=_variant_list())
             )
-        bidder = read_choice(raw, "bidder_scores", BidderScores, problems, optional=True)
-        defenders = read_bool(raw, "defenders_score", problems, optional=True)
-        target = read_int(raw, "target", problems, 1, MAX_TARGET, optional=True)
-        reverse = read_bool(raw, "reverse", problems, optional=True)
-        dirty = read_bool(raw, "dirty", problems, optional=True)
+        given = {
+            "points": points,
+            "bidder_scores": read_choice(
+                raw, "bidder_scores", BidderScores, problems, optional=True
+            ),
+            "defenders_score": read_bool(raw, "defenders_score", problems, optional=True),
+            "target": read_int(raw, "target", problems, 1, MAX_TARGET, optional=True),
+            "reverse": read_bool(raw, "reverse", problems, optional=True),
+            "dirty": read_bool(raw, "dirty", problems, optional=True),
+        }
         check(problems)
-        return Rules(
-            points=default.points if points is None else points,
-            bidder_scores=bidder or default.bidder_scores,
-            defenders_score=default.defenders_score if defenders is None else defenders,
-            target=default.target if target is None else target,
-            reverse=default.reverse if reverse is None else reverse,
-            dirty=default.dirty if dirty is None else dirty,
-        )
+        return with_flags(Rules(), given)
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         """Write every flag."""
-        return {
-            "points": rules.points,
-            "bidder_scores": rules.bidder_scores.value,
-            "defenders_score": rules.defenders_score,
-            "target": rules.target,
-            "reverse": rules.reverse,
-            "dirty": rules.dirty,
-        }
+        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one hand: bid, trump, every point card of the variant, the partner."""
