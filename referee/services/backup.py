@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from referee.engine.records import load_record, score_record
 from referee.extensions import db
-from referee.models import Change, Deal, Game
-from referee.services.games import export
+from referee.models import Change, Game
+from referee.services.games import export, game_from_record
 
 
 def _when(value: datetime) -> str:
@@ -73,14 +73,9 @@ def restore(folder: Path) -> tuple[int, int]:
         meta: dict[str, Any] = (
             json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
         )
-        data = json.loads(path.read_text(encoding="utf-8"))
-        game = Game(
+        game = game_from_record(
+            record,
             token=token,
-            game=record.game,
-            players=list(record.players),
-            first_dealer=record.first_dealer,
-            rules=data["rules"],
-            stake=data.get("stake"),
             currency=meta.get("currency", "EUR"),
             place=meta.get("place"),
             finished=standings.finished,
@@ -93,8 +88,6 @@ def restore(folder: Path) -> tuple[int, int]:
                 setattr(game, key, datetime.fromisoformat(meta[key]))
         db.session.add(game)
         db.session.flush()
-        for position, deal in enumerate(data["deals"]):
-            db.session.add(Deal(game_id=game.id, position=position, data=deal))
         for change in meta.get("changes", []):
             db.session.add(
                 Change(

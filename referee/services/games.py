@@ -52,22 +52,25 @@ def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str
     return record
 
 
-def transient_game(record: Record[Any, Any]) -> Game:
-    """A game built from a record, not stored (for `referee pdf`)."""
+def game_from_record(record: Record[Any, Any], **fields: Any) -> Game:
+    """A game row (not yet in the session) holding a parsed record: players, rules,
+    stake and its deals in canonical form; `fields` set the rest (currency, place…)."""
     dumped = dump_record(record)
     game = Game(
-        token="",
         game=record.game,
         players=list(record.players),
         first_dealer=record.first_dealer,
         rules=dumped["rules"],
         stake=dumped.get("stake"),
-        currency="EUR",
-        version=0,
-        created_at=utcnow(),
+        **fields,
     )
     game.deals = [Deal(position=i, data=d) for i, d in enumerate(dumped["deals"])]
     return game
+
+
+def transient_game(record: Record[Any, Any]) -> Game:
+    """A game built from a record, not stored (for `referee pdf`)."""
+    return game_from_record(record, token="", currency="EUR", version=0, created_at=utcnow())
 
 
 def standings_of(game: Game) -> Standings:
@@ -134,19 +137,10 @@ def create(settings: Settings) -> Game:
     if settings.stake:
         record["stake"] = settings.stake
     parsed = parse_record(record)  # raises RulesError
-    dumped = dump_record(parsed)
-    game = Game(
-        game=parsed.game,
-        players=list(parsed.players),
-        first_dealer=parsed.first_dealer,
-        rules=dumped["rules"],
-        stake=dumped.get("stake"),
-        currency=settings.currency,
-        place=settings.place or None,
-    )
+    game = game_from_record(parsed, currency=settings.currency, place=settings.place or None)
     db.session.add(game)
     db.session.flush()
-    db.session.add(Change(game_id=game.id, action="create", after=dumped))
+    db.session.add(Change(game_id=game.id, action="create", after=dump_record(parsed)))
     db.session.commit()
     return game
 
@@ -259,22 +253,12 @@ def import_record(data: bytes, currency: str = "EUR") -> Game:
     """Create a new game from a record file; the engine refuses a bad one."""
     record = load_record(data)
     standings = score_record(record)
-    dumped = dump_record(record)
-    game = Game(
-        game=record.game,
-        players=list(record.players),
-        first_dealer=record.first_dealer,
-        rules=dumped["rules"],
-        stake=dumped.get("stake"),
-        currency=currency,
-        finished=standings.finished,
-        version=len(record.deals),
+    game = game_from_record(
+        record, currency=currency, finished=standings.finished, version=len(record.deals)
     )
     db.session.add(game)
     db.session.flush()
-    for position, deal in enumerate(dumped["deals"]):
-        db.session.add(Deal(game_id=game.id, position=position, data=deal))
-    db.session.add(Change(game_id=game.id, action="import", after=dumped))
+    db.session.add(Change(game_id=game.id, action="import", after=dump_record(record)))
     db.session.commit()
     return game
 
