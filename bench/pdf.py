@@ -28,57 +28,32 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 RUNS = 11
 TRIVIAL = "<html><body><h1>Referee</h1><p>Trivial page.</p></body></html>"
-PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def _games() -> Any:
+    """bench/engine.py, loaded by its path (this folder is off the import path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_games", Path(__file__).with_name("engine.py")
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def bombu_record() -> dict[str, Any]:
-    manche = [
-        {"contract": "no-tricks", "tricks": [1, 3, 2, 2]},
-        {"contract": "no-hearts", "hearts": [3, 0, 4, 1]},
-        {"contract": "no-queens", "queens": [0, 2, 1, 1]},
-        {"contract": "no-bombu", "bombu": 2},
-        {
-            "contract": "salad",
-            "tricks": [2, 3, 1, 2],
-            "hearts": [2, 3, 0, 3],
-            "queens": [1, 2, 0, 1],
-            "bombu": 3,
-        },
-        {"contract": "reussite", "finish": [1, 3, 0, 2]},
-    ]
-    return {
-        "format": "referee-game/1",
-        "game": "bombu",
-        "players": PLAYERS,
-        "rules": {},
-        "stake": "1",
-        "deals": manche * 4,
-    }
+    """A finished 24-deal Bombu game with a stake (the engine benchmark's)."""
+    return _games().bombu_game(random.Random(24))  # type: ignore[no-any-return]
 
 
 def boulmous_record() -> dict[str, Any]:
+    """A 40-deal Boulmous game that nobody has won yet (the engine benchmark's deals)."""
+    games = _games()
     rng = random.Random(40)
-    deals = []
-    for _ in range(40):
-        tricks = [0, 0, 0, 0]
-        for _ in range(6):
-            tricks[rng.randrange(4)] += 1
-        deals.append(
-            {
-                "taker": rng.randrange(4),
-                "bid": rng.choice([3, 4, 5]),
-                "contract": rng.choice(["spades", "hearts", "no-trump"]),
-                "tricks": tricks,
-            }
-        )
-    return {
-        "format": "referee-game/1",
-        "game": "boulmous",
-        "players": PLAYERS,
-        "rules": {"target": 999},
-        "stake": "0.50",
-        "deals": deals,
-    }
+    return games.boulmous_record([games.random_boulmous_deal(rng) for _ in range(40)], 999)  # type: ignore[no-any-return]
 
 
 def sheet_html_of(record: dict[str, Any]) -> str:
