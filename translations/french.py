@@ -183,6 +183,7 @@ FR: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "Contract": "Contrat",
     "tricks": "levées",
     "total": "total",
+    "± the deal’s points, Σ the running total": "± les points de la donne, Σ le total cumulé",
     ("%(num)d point", "%(num)d points"): ("%(num)d point", "%(num)d points"),
     "Write the initial of whoever won each point card (for the 2: who played it), or a dash if it was dead.": "Notez l'initiale de qui a gagné chaque carte à points (pour le 2 : qui l'a jouée), ou un tiret si elle était morte.",
     "Fill in the players' names first.": "Donnez d'abord les noms des joueurs.",

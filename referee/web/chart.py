@@ -11,6 +11,11 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 WIDTH, HEIGHT, PAD = 320, 160, 24
 
 
+def _signed(value: int) -> str:
+    """A tick label with a real minus sign, as the scores have."""
+    return str(value).replace("-", "\u2212")
+
+
 def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> Markup:
     """An SVG line chart: one polyline per name, the x axis the deals (0 = start).
 
@@ -35,9 +40,9 @@ def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> 
         f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}" '
         'class="axis" stroke="currentColor" stroke-opacity="0.4" stroke-dasharray="3 3"/>',
         f'<text x="2" y="{y(high) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
-        f"{high}</text>",
+        f"{_signed(high)}</text>",
         f'<text x="2" y="{y(low) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
-        f"{low}</text>",
+        f"{_signed(low)}</text>",
     ]
     for index, (name, totals) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[index % len(COLOURS)]

@@ -36,8 +36,8 @@ def signed(value: int) -> str:
 
 
 def money(amount: Decimal, currency: str) -> str:
-    """An amount of money in the locale's way: "3,00 €" or "€3.00"."""
-    return str(format_currency(amount, currency))
+    """An amount of money in the locale's way: "−3,00 €" or "−€3.00", with a real minus."""
+    return str(format_currency(amount, currency)).replace("-", MINUS)
 
 
 def register_filters(app: Flask) -> None:

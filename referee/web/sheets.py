@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, get_template_attribute, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -19,6 +19,7 @@ from referee.web.cache import LRU
 from referee.web.catalog import FLAGS
 from referee.web.chart import COLOURS
 from referee.web.games import file_name, game_chart, load
+from referee.web.ledger import ledger_of
 
 bp = Blueprint("sheets", __name__)
 
@@ -30,15 +31,20 @@ def sheet_html(game: Game, size: str = "a4") -> str:
     """The score sheet of `game` as HTML, in the current language."""
     from flask import render_template
 
+    size = size if size in PAGE_SIZES else "a4"
     standings = service.standings_of(game)
+    board = build(game, standings)
+    summary = get_template_attribute("_macros.html", "summary")
+    ledger = ledger_of(board, size, lambda deal: summary(game, deal))
     return render_template(
         "pdf/sheet.html",
-        board=build(game, standings),
+        board=board,
+        ledger=ledger,
         chart=game_chart(game, standings),
         flags=FLAGS[game.game],
         changes=list(game.changes),
         colours=COLOURS,
-        page_size=PAGE_SIZES.get(size, "A4"),
+        page_size=PAGE_SIZES[size] + (" landscape" if ledger.landscape else ""),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from referee.engine.records import parse_record, score_record, standings_json
 from referee.services.pdf import WARM_UP, Renderer
 from tests.engine.helpers import BOMBU_MANCHE
 from tests.web.conftest import new_game
@@ -36,27 +38,114 @@ def import_example(client: FlaskClient, examples: Path, name: str) -> str:
     return response.headers["Location"].removeprefix("/g/")
 
 
-def test_boulmous_sheet_in_french(client: FlaskClient, examples_dir: Path) -> None:
+MINUS = "\u2212"
+EXAMPLES = ["boulmous-with-stake", "bombu-first-manche", "pitch-moon"]
+
+
+def figures(value: int, sign: bool) -> str:
+    """A score as the sheet prints it (below 1,000: no grouping)."""
+    prefix = MINUS if value < 0 else ("+" if sign and value > 0 else "")
+    return prefix + str(abs(value))
+
+
+def expected_lines(expected: dict[str, Any], sides: list[int]) -> list[str]:
+    """Each deal's figures line, from the example's expected standings: for each
+    side (a seat, or a Pitch team by its first seat), the points then the total."""
+    totals = [0] * len(expected["scores"])
+    lines = []
+    for deal in expected["deals"]:
+        totals = [t + d for t, d in zip(totals, deal["deltas"], strict=True)]
+        lines.append(
+            " ".join(
+                f"{figures(deal['deltas'][s], True)} {figures(totals[s], False)}" for s in sides
+            )
+        )
+    return lines
+
+
+def text_lines(texts: list[str]) -> list[str]:
+    """The sheet's lines of text, spaces collapsed."""
+    return [" ".join(line.split()) for text in texts for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_deal_of_the_examples_on_the_sheet(
+    client: FlaskClient, examples_dir: Path, name: str, lang: str
+) -> None:
+    """Names, every deal's points and running totals, final scores and winners, as the
+    example's expected standings have them, in both languages, on one page."""
+    record = json.loads((examples_dir / f"{name}.json").read_text(encoding="utf-8"))
+    expected = json.loads((examples_dir / f"{name}.expected.json").read_text(encoding="utf-8"))
+    token = import_example(client, examples_dir, f"{name}.json")
+    client.get(f"/lang/{lang}?next=/")
+    pages, texts = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
+    lines = text_lines(texts)
+    assert pages == 1
+    assert ("page 1 sur 1" if lang == "fr" else "page 1 of 1") in lines
+    players = record["players"]
+    teams = record["game"] == "pitch" and len(players) == 4
+    sides = [0, 1] if teams else list(range(len(players)))
+    header = " ".join(
+        [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"] if teams else players
+    )
+    assert header in " ".join(lines)
+    deal_lines = expected_lines(expected, sides)
+    assert len(deal_lines) == len(record["deals"])
+    # In order, each on a line of its own.
+    found = [line for line in lines if line in deal_lines]
+    assert found == deal_lines
+    ranking = "\n".join(texts)
+    for seat, score in enumerate(expected["scores"]):
+        assert f"{players[seat]} {figures(score, False)}" in ranking
+    winners = ", ".join(players[s] for s in expected["winners"])
+    if expected["finished"]:
+        word = (
+            ("Vainqueurs : " if lang == "fr" else "Winners: ")
+            if len(expected["winners"]) > 1
+            else ("Vainqueur : " if lang == "fr" else "Winner: ")
+        )
+        assert word + winners in lines
+
+
+def test_boulmous_sheet_money_in_french(client: FlaskClient, examples_dir: Path) -> None:
     token = import_example(client, examples_dir, "boulmous-with-stake.json")
     client.get("/lang/fr?next=/")
     response = client.get(f"/g/{token}/sheet.pdf")
     assert response.mimetype == "application/pdf"
     assert response.headers["Content-Disposition"].endswith('-yasmine-hedi-sonia-karim.pdf"')
-    pages, texts = pdf_text(response.data)
-    text = "\n".join(texts)
-    assert pages == 1
-    for name in ("Yasmine", "Hédi", "Sonia", "Karim"):
-        assert name in text
-    assert "Vainqueur : Yasmine" in text
-    assert "14,00 €" in text
-    assert "Karim paie 6,00 € à" in text
-    assert "page 1 sur 1" in text
-    assert "boulmous" in text  # deal 3's bid
-    assert "−5" in text  # Karim's boîte in deal 4
+    _, texts = pdf_text(response.data)
+    lines = text_lines(texts)
+    # The example's net balances, and the fewest transfers that settle them.
+    for line in ("Yasmine: 14,00 €", f"Hédi: {MINUS}4,00 €", f"Karim: {MINUS}6,00 €"):
+        assert line in lines
+    assert {line for line in lines if " paie " in line} == {
+        "Karim paie 6,00 € à Yasmine",
+        "Hédi paie 4,00 € à Yasmine",
+        "Sonia paie 4,00 € à Yasmine",
+    }
+    assert "Karim annonce 5 ♦ · 3 levées · boîte Karim" in lines  # deal 4, marked
+
+
+def import_record(client: FlaskClient, record: dict[str, Any]) -> str:
+    data = json.dumps(record).encode()
+    response = client.post(
+        "/import", data={"record": (io.BytesIO(data), "g.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 302
+    return response.headers["Location"].removeprefix("/g/")
+
+
+def engine_lines(record: dict[str, Any]) -> list[str]:
+    """Each deal's figures line, as the engine scores the record."""
+    standings = standings_json(score_record(parse_record(record)))
+    return expected_lines(standings, list(range(len(record["players"]))))
 
 
 def test_bombu_sheet_in_english_with_every_deal(client: FlaskClient) -> None:
-    token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    """A whole Bombu game with long names: every deal, Réussite orders wrapped whole."""
+    names = ["Marius-Alexandre", "Fanny", "César", "Honorine"]
+    token = new_game(client, "bombu", names)
     client.get("/lang/en?next=/")
     for deal in BOMBU_MANCHE * 4:
         data: dict[str, Any] = {"action": "save", "contract": deal["contract"]}
@@ -66,15 +155,49 @@ def test_bombu_sheet_in_english_with_every_deal(client: FlaskClient) -> None:
             data["bombu"] = str(deal["bombu"])
         data.update({f"finish{i}": str(s) for i, s in enumerate(deal.get("finish", []))})
         assert client.post(f"/g/{token}/deal", data=data).status_code == 302
+    record = json.loads(client.get(f"/g/{token}/export.json").data)
     pages, texts = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
-    text = "\n".join(texts)
-    assert pages >= 2
-    assert f"page 1 of {pages}" in texts[0]
-    # The table header is repeated on every page of deals.
-    assert "Honorine" in texts[1]
-    assert "Winner: Fanny" in text
-    assert "−200" in text
-    assert "Salad" in text
+    lines = text_lines(texts)
+    assert f"page 1 of {pages}" in lines
+    assert [line for line in lines if line in engine_lines(record)] == engine_lines(record)
+    assert [line for line in lines if line.startswith("Manche ")] == [
+        f"Manche {m} of 4 · Dealer: {names[(4 - m + 1) % 4]}" for m in range(1, 5)
+    ]
+    assert "Winner: Fanny" in lines
+    # A Réussite order too long for its column goes on in a second line, never
+    # parting a place from its player.
+    reussites = [line for line in lines if line.startswith("Réussite")]
+    assert len(reussites) == 4
+    place = r"\d\. (?:Marius-Alexandre|Fanny|César|Honorine)"
+    for line in reussites:
+        assert re.fullmatch(rf"Réussite · {place}(?: {place})*", line)
+    assert any(re.fullmatch(rf"{place}(?: {place})*", line) for line in lines)
+    assert not any(re.search(r" \d\.$", line) for line in lines)
+
+
+def test_long_game_over_pages(client: FlaskClient, examples_dir: Path) -> None:
+    """100 deals: the table's header again on each page, a block of five deals never
+    split, every deal's figures, the page count."""
+    record = json.loads((examples_dir / "boulmous-with-stake.json").read_text(encoding="utf-8"))
+    record["rules"] = {"target": 999}
+    record["deals"] = record["deals"] * 10
+    token = import_record(client, record)
+    client.get("/lang/fr?next=/")
+    pages, texts = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
+    assert pages == 3
+    expected = engine_lines(record)
+    lines = text_lines(texts)
+    assert [line for line in lines if line in expected] == expected
+    for page, text in enumerate(texts, 1):
+        page_lines = text_lines([text])
+        assert f"page {page} sur 3" in page_lines
+        numbers = [int(line) for line in page_lines if line.isdigit() and int(line) <= 100]
+        if page < 3 or numbers:
+            assert "Yasmine Hédi Sonia Karim" in " ".join(page_lines)  # the header
+            assert any(line.endswith("± Σ ± Σ ± Σ ± Σ") for line in page_lines)
+            assert numbers[0] % 5 == 1  # whole blocks
+            assert numbers[-1] % 5 == 0
+            assert numbers == list(range(numbers[0], numbers[-1] + 1))
 
 
 def test_pitch_sheet_teams_and_letter_size(client: FlaskClient) -> None:
@@ -97,6 +220,24 @@ def test_pitch_sheet_teams_and_letter_size(client: FlaskClient) -> None:
     assert "moon made" in text
     a4 = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf").data))
     assert round(float(a4.pages[0].mediabox.height)) == 842
+
+
+def test_five_long_names_turn_the_page(client: FlaskClient, examples_dir: Path) -> None:
+    record = json.loads((examples_dir / "pitch-moon.json").read_text(encoding="utf-8"))
+    record["players"] = [
+        "Marie-Christine",
+        "Jean-Sébastien",
+        "Anne-Charlotte",
+        "Pierre-Henri",
+        "Walt",
+    ]
+    for deal in record["deals"]:
+        deal["partner"] = (deal["bidder"] + 2) % 5
+    token = import_record(client, record)
+    page = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf").data)).pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (842, 595)
+    lines = text_lines([page.extract_text()])
+    assert [line for line in lines if line in engine_lines(record)] == engine_lines(record)
 
 
 def test_sheet_cached_until_the_game_changes(app: Flask, client: FlaskClient) -> None:

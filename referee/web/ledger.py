@@ -1,0 +1,215 @@
+"""The deal table of a score sheet, laid out as lines for WeasyPrint.
+
+WeasyPrint spends a millisecond or so styling, laying out and drawing each box
+and each line of text (measured on the 24-deal Bombu sheet), and a table with a
+cell per figure was half of a sheet's time. So a table row here holds a block of
+deals (a manche of Bombu, else five deals), each of its cells one line per deal,
+and all the figures of a deal are one line of a fixed-width font (DejaVu Sans
+Mono): for each side, the deal's points then the running total, in columns that
+line up under the names. A deal whose description is too wide for its column
+takes two lines (or more) in every cell, so that the lines of all cells still face
+each other; widths are measured with the font's own advances.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from referee.web.board import Board, Row
+from referee.web.catalog import MARKS
+from referee.web.format import number, signed
+
+#: The sheets' font (Debian's fonts-dejavu-core, then other systems' paths), whose
+#: advances measure a line before WeasyPrint lays it out; print.css sets the deal
+#: table in it at 8 pt.
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+)
+FONT_SIZE = 8  # points
+#: Without the font file: a character of DejaVu Sans at 8 pt, a little generous
+#: (1.44 mm on average over French and English descriptions, 1.8 mm a digit).
+LETTER = 1.8  # mm
+#: Every glyph of DejaVu Sans Mono, the figures' font, advances 1233/2048 em; at 8 pt:
+MONO_ADVANCE = 8 * 1233 / 2048  # points
+MONO = MONO_ADVANCE * 25.4 / 72  # mm
+#: A name in the header is 7 pt bold (bold DejaVu Sans is up to 12 % wider than
+#: regular) over its side's figures; wider than NAME characters, it wraps.
+HEADER, NAME = 7 / 8 * 1.12, 16
+#: Over each side's figures: the deal's points, then the running total.
+POINTS, TOTAL = "±", "Σ"
+#: A cell's padding, left and right together (print.css), in mm.
+PADDING = 2.4
+#: Page width less the margins (pdf/_base.html), in mm, by paper and orientation.
+CONTENT_WIDTH = {
+    ("a4", False): 210 - 24,
+    ("a4", True): 297 - 24,
+    ("letter", False): 215.9 - 24,
+    ("letter", True): 279.4 - 24,
+}
+#: The deal number's and the dealer's columns (mm).
+NUMBER, DEALER = 7, 18
+#: A description column narrower than this on portrait paper turns the page (mm).
+NARROWEST = 60
+#: Deals per block where the game has no manches; a Bombu manche is six deals.
+BLOCK, MANCHE = 5, 6
+INDENT = "\u2003"  # an em space before a description's further lines
+#: A space outside any tag: where a description may break.
+_BREAK = re.compile(r" (?![^<]*>)")
+#: Spaces that must not break: after "·", after a number ("3 ♥", "2 tricks") and
+#: after a Réussite place ("2. Ana").
+_GLUE = re.compile(r"(?<= ·) |(?<=\d) |(?<=\d\.) ")
+
+
+@functools.cache
+def _advances() -> dict[int, float]:
+    """Each character's advance in DejaVu Sans at FONT_SIZE, in mm (empty: no font file)."""
+    for name in FONT_FILES:
+        if Path(name).exists():
+            from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+            font = TTFont(name, lazy=True)
+            try:
+                scale = FONT_SIZE / font["head"].unitsPerEm * 25.4 / 72
+                metrics = font["hmtx"]
+                return {
+                    code: metrics[glyph][0] * scale for code, glyph in font.getBestCmap().items()
+                }
+            finally:
+                font.close()
+    return {}
+
+
+def width(text: str) -> float:
+    """How wide `text` (no tags) prints in the deal table's font, in mm."""
+    advances = _advances()
+    return sum(advances.get(ord(c), LETTER) for c in text)
+
+
+@dataclass(frozen=True)
+class Block:
+    """Deals printed as one table row; every cell holds one line per deal or more."""
+
+    manche: int  # Bombu's manche (1 to 4), else the block's rank
+    dealer: int  # the seat that dealt the block's first deal
+    numbers: str  # the deal numbers, a line each
+    dealers: str  # who dealt each deal
+    deals: Markup  # what was played and its marks (boîte, capot, moon…)
+    figures: str  # per deal, each side's points and running total
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """The deal table: its sides (players, or Pitch's teams) and blocks of deals."""
+
+    sides: list[str]
+    width: int  # characters of a side's figures, its spaces included
+    labels: str  # the line over the figures: POINTS and TOTAL for each side
+    landscape: bool  # the figures leave too little room for the deals on portrait
+    blocks: list[Block]
+
+    @property
+    def column(self) -> float:
+        """A side's column width, in points."""
+        return self.width * MONO_ADVANCE
+
+
+def wrap(text: Markup, room: float) -> list[Markup]:
+    """`text` in lines at most `room` mm wide (tags take none), broken at spaces.
+
+    A "·" stays with the word after it, a number with its noun and a Réussite
+    place with its player, so that a line never ends on a dot or a figure; a word
+    wider than a line has a line of its own (the cell clips it).
+    """
+    plain = " ".join(str(text).split())
+    words = _BREAK.split(_GLUE.sub("\u00a0", plain))
+    indent = width(INDENT)
+    lines: list[str] = []
+    for word in words:
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and width(Markup(joined).striptags()) + indent * (len(lines) > 1) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return [Markup(lines[0]), *(Markup(INDENT + line) for line in lines[1:])]
+
+
+def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], Markup]) -> Ledger:
+    """The deals of `board` as blocks of lines for paper `size` ("a4" or "letter").
+
+    `describe` renders what was played in a deal (the scoreboard's summary).
+    """
+    game = board.game
+    names = list(game.players)
+    bombu = game.game == "bombu"
+    if board.teams:  # Pitch with partners: partners score alike, one side per team
+        sides = [" & ".join(names[seat] for seat in team) for team in board.teams]
+        seats = [team[0] for team in board.teams]
+    else:
+        sides, seats = names, list(range(len(names)))
+    points = [[signed(row.deltas[s]) for s in seats] for row in board.rows]
+    totals = [[number(row.totals[s]) for s in seats] for row in board.rows]
+    total = max((len(f) for figures in totals for f in figures), default=1)
+    # A side: " points total ", the points' field taking what the name needs more.
+    name = max(math.ceil((width(side) * HEADER + PADDING) / MONO) for side in sides)
+    side_width = max(
+        max((len(f) for figures in points for f in figures), default=1) + total + 3,
+        min(name, NAME),
+    )
+
+    def figure_line(fields: list[tuple[str, str]]) -> str:
+        wide = side_width - total - 3
+        return "".join(f" {p.rjust(wide)} {t.rjust(total)} " for p, t in fields)
+
+    fixed = NUMBER + (0 if bombu else DEALER) + PADDING + len(sides) * side_width * MONO
+    landscape = CONTENT_WIDTH[size, False] - fixed < NARROWEST
+    room = CONTENT_WIDTH[size, landscape] - fixed
+
+    def described(row: Row) -> list[Markup]:
+        # Each mark once: both partners' "wins" read as one.
+        marks = dict.fromkeys(
+            str(MARKS[kind]) + ("" if seat is None or kind == "win" else f"\u00a0{names[seat]}")
+            for kind, seat in row.marks
+            if kind != "void"
+        )
+        return wrap(Markup(" · ").join([describe(row.deal), *marks]), room)
+
+    descriptions = [described(row) for row in board.rows]
+
+    def lines(items: list[str], start: int, end: int) -> list[str]:
+        """One line per deal, then an empty one for each further line of its description."""
+        return [
+            line
+            for item, description in zip(items[start:end], descriptions[start:end], strict=True)
+            for line in [item] + [""] * (len(description) - 1)
+        ]
+
+    figures = [
+        figure_line(list(zip(p, t, strict=True))) for p, t in zip(points, totals, strict=True)
+    ]
+    numbers = [str(row.number) for row in board.rows]
+    dealers = [names[row.dealer] for row in board.rows]
+    step = MANCHE if bombu else BLOCK
+    blocks = [
+        Block(
+            manche=start // step + 1,
+            dealer=board.rows[start].dealer,
+            numbers="\n".join(lines(numbers, start, start + step)),
+            dealers="\n".join(lines(dealers, start, start + step)),
+            deals=Markup("\n").join(
+                line for description in descriptions[start : start + step] for line in description
+            ),
+            figures="\n".join(lines(figures, start, start + step)),
+        )
+        for start in range(0, len(board.rows), step)
+    ]
+    labels = figure_line([(POINTS, TOTAL)] * len(sides))
+    return Ledger(sides, side_width, labels, landscape, blocks)
