@@ -46,9 +46,9 @@ test-postgres: install
 	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web; \
 		status=$$?; bash .ci/postgres.sh stop; exit $$status
 
-# The browser tests again, keeping their screenshots in docs/screenshots/.
+# The browser tests and the sheet's picture again, kept in docs/screenshots/.
 screenshots: install
-	REFEREE_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e
+	REFEREE_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e tests/web/test_sheets.py -k "e2e or png"
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -3,12 +3,16 @@
     .venv/bin/python bench/pdf.py
 
 Renders, each in a fresh process (so its peak memory is its own), warm (WeasyPrint
-loaded and one page drawn first), seven times each:
+loaded and one page drawn first), eleven times each, through the app's renderer
+(services/pdf.html_to_pdf: the sheets' stylesheet, parsed once):
 - a trivial one-page WeasyPrint document (the reference);
 - the full sheet of a finished 24-deal Bombu game;
+- the text of that sheet alone, in one preformatted block: the least WeasyPrint can
+  do for this much text, whatever the layout (the floor);
 - the full sheet of a 40-deal Boulmous game.
-Then asks the app twice for a finished game's sheet: the second answer comes from
-the cache. Figures go to docs/PERFORMANCE.md.
+Then asks the app (its renderer started, as the server does) twice for a finished
+game's sheet: the second answer comes from the cache. Figures go to
+docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -71,6 +75,19 @@ def sheet_html_of(record: dict[str, Any]) -> str:
         return sheet_html(transient_game(parse_record(record)))
 
 
+def text_only(html: str) -> str:
+    """The text of a sheet, in one preformatted block of DejaVu Sans Mono."""
+    import html as markup
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from referee.services.pdf import html_to_pdf
+
+    text = "\n".join(page.extract_text() for page in PdfReader(BytesIO(html_to_pdf(html))).pages)
+    return f'<pre style="font: 6pt/1.15 DejaVu Sans Mono">{markup.escape(text)}</pre>'
+
+
 def measure(kind: str) -> tuple[list[float], list[float], int, int]:
     """In a fresh process: render wall and CPU times (s), pages, and peak RSS (KiB)."""
     from io import BytesIO
@@ -82,6 +99,7 @@ def measure(kind: str) -> tuple[list[float], list[float], int, int]:
     html = {
         "trivial": lambda: TRIVIAL,
         "bombu": lambda: sheet_html_of(bombu_record()),
+        "floor": lambda: text_only(sheet_html_of(bombu_record())),
         "boulmous": lambda: sheet_html_of(boulmous_record()),
     }[kind]()
     html_to_pdf(WARM_UP)
@@ -112,6 +130,9 @@ def cached_sheet() -> tuple[float, float]:
                 "WTF_CSRF_ENABLED": False,
             }
         )
+        from referee.web.sheets import warm
+
+        warm(app)  # as `referee serve` does in each worker
         client = app.test_client()
         data = json.dumps(bombu_record()).encode()
         token = client.post(
@@ -134,7 +155,7 @@ def cached_sheet() -> tuple[float, float]:
 def main() -> None:
     context = multiprocessing.get_context("spawn")
     results = {}
-    for kind in ("trivial", "bombu", "boulmous"):
+    for kind in ("trivial", "bombu", "floor", "boulmous"):
         with context.Pool(1) as pool:
             results[kind] = pool.apply(measure, (kind,))
     reference = statistics.median(results["trivial"][0])
@@ -142,6 +163,7 @@ def main() -> None:
     for kind, label in (
         ("trivial", "trivial one-page document"),
         ("bombu", "finished 24-deal Bombu sheet"),
+        ("floor", "its text alone, one <pre> block"),
         ("boulmous", "40-deal Boulmous sheet"),
     ):
         times, cpu, pages, rss = results[kind]

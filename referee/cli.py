@@ -211,7 +211,9 @@ def serve_command(host: str, port: int, workers: int, threads: int, stdout: Text
 
     def post_worker_init(worker: object) -> None:
         # Each worker starts its PDF process now, WeasyPrint loaded and warm.
-        app.extensions["pdf"].start()
+        from referee.web.sheets import warm
+
+        warm(app)
 
     Server().run()
     return 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 EXAMPLES = SHARED / "examples"
+#: `make screenshots` (REFEREE_SCREENSHOTS=1) keeps pictures in docs/screenshots/ for
+#: the README; a plain test run writes them to a temporary folder, the tree clean.
+SCREENSHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("REFEREE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "referee-screenshots"
+)
 
 
 @pytest.fixture

@@ -62,6 +62,7 @@ NARROWEST = 60
 #: Deals per block where the game has no manches; a Bombu manche is six deals.
 BLOCK, MANCHE = 5, 6
 INDENT = "\u2003"  # an em space before a description's further lines
+_SPACES = re.compile(r"[ \t\r\n]+")
 #: A space outside any tag: where a description may break.
 _BREAK = re.compile(r" (?![^<]*>)")
 #: Spaces that must not break: after "·", after a number ("3 ♥", "2 tricks") and
@@ -129,7 +130,7 @@ def wrap(text: Markup, room: float) -> list[Markup]:
     place with its player, so that a line never ends on a dot or a figure; a word
     wider than a line has a line of its own (the cell clips it).
     """
-    plain = " ".join(str(text).split())
+    plain = _SPACES.sub(" ", str(text)).strip()  # not str.split(): it breaks at no-break spaces
     words = _BREAK.split(_GLUE.sub("\u00a0", plain))
     indent = width(INDENT)
     lines: list[str] = []
@@ -174,9 +175,10 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     room = CONTENT_WIDTH[size, landscape] - fixed
 
     def described(row: Row) -> list[Markup]:
-        # Each mark once: both partners' "wins" read as one.
+        # Each mark once (both partners' "wins" read as one), and whole on its line.
         marks = dict.fromkeys(
-            str(MARKS[kind]) + ("" if seat is None or kind == "win" else f"\u00a0{names[seat]}")
+            str(MARKS[kind]).replace(" ", "\u00a0")
+            + ("" if seat is None or kind == "win" else f"\u00a0{names[seat]}")
             for kind, seat in row.marks
             if kind != "void"
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, get_template_attribute, request
+from flask import Blueprint, Flask, Response, current_app, get_template_attribute, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -74,6 +74,35 @@ def pdf_response(data: bytes, name: str) -> Response:
         mimetype="application/pdf",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+#: A game to warm up with: a deal, a stake, so that a sheet of it uses all a sheet does.
+WARM_GAME: dict[str, Any] = {
+    "format": "referee-game/1",
+    "game": "boulmous",
+    "players": ["Ana", "Bruno", "Chloé", "Driss"],
+    "first_dealer": 0,
+    "rules": {},
+    "stake": "1",
+    "deals": [{"taker": 0, "bid": 3, "contract": "hearts", "tricks": [3, 1, 1, 1]}],
+}
+
+
+def warm(app: Flask) -> None:
+    """Get everything a first sheet needs ready, so that it is no slower than the
+    next: the PDF renderer (WeasyPrint loaded, fonts warm) and, in each language,
+    what building a sheet loads once (templates, translations, locale data, the
+    deal table's font measures)."""
+    from flask_babel import force_locale
+
+    from referee.app import LANGUAGES
+    from referee.engine.records import parse_record
+
+    app.extensions["pdf"].start()
+    game = service.transient_game(parse_record(WARM_GAME))
+    for language in LANGUAGES:
+        with app.test_request_context(), force_locale(language):
+            sheet_html(game)
 
 
 def renderer() -> Renderer:

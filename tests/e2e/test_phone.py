@@ -4,24 +4,16 @@ accessibility violation (axe-core), tap targets of 44 px, no sideways scroll."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import SCREENSHOTS
 from tests.e2e.conftest import PHONE, Watch, watched
 from tests.server.conftest import Server
 
-#: `make screenshots` (REFEREE_SCREENSHOTS=1) keeps them in docs/screenshots/ for the
-#: README; a plain test run writes them to a temporary folder and leaves the tree clean.
-SCREENSHOTS = (
-    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-    if os.environ.get("REFEREE_SCREENSHOTS") == "1"
-    else Path(tempfile.gettempdir()) / "referee-screenshots"
-)
 AXE = Axe()
 
 SMALL_TARGETS = """() => {

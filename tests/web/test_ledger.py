@@ -82,6 +82,13 @@ def test_wrap_keeps_a_place_with_its_player() -> None:
     assert lines == ["Réussite · 1. Bruno", "2. Driss 3. Ana", "4. Chloé"]
 
 
+def test_wrap_keeps_no_break_spaces() -> None:
+    text = Markup("Yasmine bids boulmous · 6 tricks · boulmous made\u00a0Yasmine")
+    lines = wrap(text, width("Yasmine bids boulmous · 6 tricks · boulmous made") + 0.1)
+    assert lines[-1].endswith("made\u00a0Yasmine")
+    assert len(lines) == 2
+
+
 def test_wrap_gives_a_long_word_a_line_of_its_own() -> None:
     lines = wrap(Markup("Anticonstitutionnellement wins"), 10)
     assert lines == [Markup("Anticonstitutionnellement"), Markup(INDENT + "wins")]

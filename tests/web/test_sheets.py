@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from referee.engine.records import parse_record, score_record, standings_json
 from referee.services.pdf import WARM_UP, Renderer
+from tests.conftest import SCREENSHOTS
 from tests.engine.helpers import BOMBU_MANCHE
 from tests.web.conftest import new_game
 
@@ -333,17 +334,34 @@ def test_blank_sheet_of_a_game(client: FlaskClient) -> None:
 
 
 def test_first_page_renders_to_png(client: FlaskClient, examples_dir: Path, tmp_path: Path) -> None:
+    """The first page drawn (pdftoppm), so a broken layout shows; `make screenshots`
+    keeps it as the README's picture of a sheet."""
     assert shutil.which("pdftoppm"), "pdftoppm (Debian's poppler-utils) is needed"
-    token = import_example(client, examples_dir, "bombu-first-manche.json")
+    token = import_example(client, examples_dir, "boulmous-with-stake.json")
+    client.get("/lang/fr?next=/")
     sheet = tmp_path / "sheet.pdf"
     sheet.write_bytes(client.get(f"/g/{token}/sheet.pdf").data)
     subprocess.run(
-        ["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(sheet), str(tmp_path / "page")],
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "70",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(sheet),
+            str(tmp_path / "page"),
+        ],
         check=True,
     )
-    png = next(tmp_path.glob("page*.png")).read_bytes()
+    png = (tmp_path / "page.png").read_bytes()
     assert png.startswith(b"\x89PNG")
-    assert len(png) > 5000  # a page with a table and a chart, not a blank one
+    assert len(png) > 20000  # a page with a table and a chart, not a blank one
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "sheet-boulmous.png").write_bytes(png)
 
 
 def test_renderer_in_its_own_process() -> None:
@@ -400,3 +418,17 @@ def test_command_line_pdf_refuses_a_bad_record(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "Players must be a list" in done.stderr
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_warm_gets_a_first_sheet_ready(app: Flask) -> None:
+    """What `referee serve` does in each worker: the renderer, templates and font
+    measures ready before the first sheet is asked for."""
+    from referee.web import ledger
+    from referee.web.sheets import warm
+
+    ledger._advances.cache_clear()
+    app.jinja_env.cache.clear()  # type: ignore[union-attr]
+    warm(app)
+    assert ledger._advances.cache_info().currsize == 1
+    cached = {key[1] for key in app.jinja_env.cache or {}}
+    assert {"pdf/sheet.html", "_macros.html"} <= cached
