@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/pdf.py
 
-Renders, each in a fresh process (so its peak memory is its own), warm (WeasyPrint
-loaded and one page drawn first), eleven times each, through the app's renderer
-(services/pdf.html_to_pdf: the sheets' stylesheet, parsed once):
+Renders in one process, warm (WeasyPrint loaded and one page drawn first), eleven
+rounds in which each document is drawn in turn (so that the machine's drift touches
+them alike), through the app's renderer (services/pdf.html_to_pdf: the sheets'
+stylesheet, parsed once); then each document once in a fresh process, for a peak
+memory of its own:
 - a trivial one-page WeasyPrint document (the reference);
 - the full sheet of a finished 24-deal Bombu game;
 - the text of that sheet alone, in one preformatted block: the least WeasyPrint can
@@ -88,30 +90,51 @@ def text_only(html: str) -> str:
     return f'<pre style="font: 6pt/1.15 DejaVu Sans Mono">{markup.escape(text)}</pre>'
 
 
-def measure(kind: str) -> tuple[list[float], list[float], int, int]:
-    """In a fresh process: render wall and CPU times (s), pages, and peak RSS (KiB)."""
+KINDS = ("trivial", "bombu", "floor", "boulmous")
+
+
+def document(kind: str) -> str:
+    """The HTML of one of the benchmark's documents."""
+    return {
+        "trivial": lambda: TRIVIAL,
+        "bombu": lambda: sheet_html_of(bombu_record()),
+        "floor": lambda: text_only(sheet_html_of(bombu_record())),
+        "boulmous": lambda: sheet_html_of(boulmous_record()),
+    }[kind]()
+
+
+def timings() -> dict[str, tuple[list[float], list[float], int]]:
+    """Wall and CPU times (s) and pages of each document, warm, in one process, the
+    documents taken in turn in each round: the machine's drift touches them alike,
+    so their ratios hold."""
     from io import BytesIO
 
     from pypdf import PdfReader
 
     from referee.services.pdf import WARM_UP, html_to_pdf
 
-    html = {
-        "trivial": lambda: TRIVIAL,
-        "bombu": lambda: sheet_html_of(bombu_record()),
-        "floor": lambda: text_only(sheet_html_of(bombu_record())),
-        "boulmous": lambda: sheet_html_of(boulmous_record()),
-    }[kind]()
+    html = {kind: document(kind) for kind in KINDS}
     html_to_pdf(WARM_UP)
-    times, cpu = [], []
-    pdf = b""
+    wall: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    pages = {kind: len(PdfReader(BytesIO(html_to_pdf(html[kind]))).pages) for kind in KINDS}
     for _ in range(RUNS):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        pdf = html_to_pdf(html)
-        times.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    pages = len(PdfReader(BytesIO(pdf)).pages)
-    return times, cpu, pages, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        for kind in KINDS:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            html_to_pdf(html[kind])
+            wall[kind].append(time.perf_counter() - start)
+            cpu[kind].append(time.process_time() - start_cpu)
+    return {kind: (wall[kind], cpu[kind], pages[kind]) for kind in KINDS}
+
+
+def peak_memory(kind: str) -> int:
+    """In a fresh process: peak RSS (KiB) after WeasyPrint's warm-up and one render."""
+    from referee.services.pdf import WARM_UP, html_to_pdf
+
+    html = document(kind)
+    html_to_pdf(WARM_UP)
+    html_to_pdf(html)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def cached_sheet() -> tuple[float, float]:
@@ -154,24 +177,26 @@ def cached_sheet() -> tuple[float, float]:
 
 def main() -> None:
     context = multiprocessing.get_context("spawn")
-    results = {}
-    for kind in ("trivial", "bombu", "floor", "boulmous"):
+    with context.Pool(1) as pool:
+        times = pool.apply(timings)
+    memory = {}
+    for kind in KINDS:
         with context.Pool(1) as pool:
-            results[kind] = pool.apply(measure, (kind,))
-    reference = statistics.median(results["trivial"][0])
-    print(f"warm, median of {RUNS} renders each, in a fresh process per document")
+            memory[kind] = pool.apply(peak_memory, (kind,))
+    reference = statistics.median(times["trivial"][0])
+    print(f"warm, median of {RUNS} rounds of renders in one process; memory in a fresh one each")
     for kind, label in (
         ("trivial", "trivial one-page document"),
         ("bombu", "finished 24-deal Bombu sheet"),
         ("floor", "its text alone, one <pre> block"),
         ("boulmous", "40-deal Boulmous sheet"),
     ):
-        times, cpu, pages, rss = results[kind]
-        median = statistics.median(times)
+        wall, cpu, pages = times[kind]
+        median = statistics.median(wall)
         print(
-            f"  {label}: median {median * 1000:.0f} ms wall (fastest {min(times) * 1000:.0f} ms), "
+            f"  {label}: median {median * 1000:.0f} ms wall (fastest {min(wall) * 1000:.0f} ms), "
             f"{statistics.median(cpu) * 1000:.0f} ms CPU, {median / reference:.1f}x the trivial, "
-            f"{pages} page(s), peak RSS {rss / 1024:.0f} MB"
+            f"{pages} page(s), peak RSS {memory[kind] / 1024:.0f} MB"
         )
     with context.Pool(1) as pool:
         first, hit = pool.apply(cached_sheet)
