@@ -197,6 +197,7 @@ FR: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "Nothing to settle yet.": "Rien à régler pour l'instant.",
     "Deals": "Donnes",
     "Deal": "Donne",
+    "Dealer": "Donneur",
     "dealer": "donneur",
     "Undo the last deal": "Annuler la dernière donne",
     "Take back deal %(n)d?": "Annuler la donne %(n)d ?",
