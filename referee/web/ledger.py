@@ -46,8 +46,9 @@ MONO = MONO_ADVANCE * 25.4 / 72  # mm
 HEADER, NAME = 7 / 8 * 1.12, 16
 #: Over each side's figures: the deal's points, then the running total.
 POINTS, TOTAL = "±", "Σ"
-#: A cell's padding, left and right together (print.css), in mm.
-PADDING = 2.4
+#: A cell's padding, left and right together (print.css), and a margin for the
+#: rounding of WeasyPrint's own measure, in mm.
+PADDING, SLACK = 2.4, 1
 #: Page width less the margins (pdf/_base.html), in mm, by paper and orientation.
 CONTENT_WIDTH = {
     ("a4", False): 210 - 24,
@@ -55,8 +56,8 @@ CONTENT_WIDTH = {
     ("letter", False): 215.9 - 24,
     ("letter", True): 279.4 - 24,
 }
-#: The deal number's and the dealer's columns (mm).
-NUMBER, DEALER = 7, 18
+#: The deal number's column, and the dealer's at least and at most (mm).
+NUMBER, DEALER, DEALER_MOST = 7, 18, 30
 #: A description column narrower than this on portrait paper turns the page (mm).
 NARROWEST = 60
 #: Deals per block where the game has no manches; a Bombu manche is six deals.
@@ -116,6 +117,7 @@ class Ledger:
     labels: str  # the line over the figures: POINTS and TOTAL for each side
     landscape: bool  # the figures leave too little room for the deals on portrait
     blocks: list[Block]
+    dealer: float = DEALER  # the dealer's column width, in mm (longer names clip)
 
     @property
     def column(self) -> float:
@@ -170,9 +172,10 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         wide = side_width - total - 3
         return "".join(f" {p.rjust(wide)} {t.rjust(total)} " for p, t in fields)
 
-    fixed = NUMBER + (0 if bombu else DEALER) + PADDING + len(sides) * side_width * MONO
+    dealer = min(max(DEALER, max(width(n) for n in names) + PADDING + SLACK), DEALER_MOST)
+    fixed = NUMBER + (0 if bombu else dealer) + PADDING + len(sides) * side_width * MONO
     landscape = CONTENT_WIDTH[size, False] - fixed < NARROWEST
-    room = CONTENT_WIDTH[size, landscape] - fixed
+    room = CONTENT_WIDTH[size, landscape] - fixed - SLACK
 
     def described(row: Row) -> list[Markup]:
         # Each mark once (both partners' "wins" read as one), and whole on its line.
@@ -214,4 +217,4 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         for start in range(0, len(board.rows), step)
     ]
     labels = figure_line([(POINTS, TOTAL)] * len(sides))
-    return Ledger(sides, side_width, labels, landscape, blocks)
+    return Ledger(sides, side_width, labels, landscape, blocks, dealer)

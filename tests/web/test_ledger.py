@@ -164,8 +164,12 @@ def test_teams_and_five_hands(request_context: None, examples_dir: Path) -> None
     table = ledger_for(five, "letter")
     assert table.landscape
     assert table.width == 14  # "Marie-Christine" in the header's 7 pt bold
+    assert table.dealer == pytest.approx(width("Marie-Christine") + 2.4 + 1)
+    assert four.dealer == ledger.DEALER
     five["players"][0] = "Marie-Christine-Alexandra"
-    assert ledger_for(five, "letter").width == ledger.NAME  # longer ones wrap
+    longest = ledger_for(five, "letter")
+    assert longest.width == ledger.NAME  # longer ones wrap
+    assert longest.dealer == ledger.DEALER_MOST  # and clip in the dealer's column
 
 
 def test_no_deal_yet(request_context: None, examples_dir: Path) -> None:
