@@ -115,9 +115,9 @@ class Ledger:
     sides: list[str]
     width: int  # characters of a side's figures, its spaces included
     labels: str  # the line over the figures: POINTS and TOTAL for each side
+    dealer: float  # the dealer's column width, in mm (longer names clip)
     landscape: bool  # the figures leave too little room for the deals on portrait
     blocks: list[Block]
-    dealer: float = DEALER  # the dealer's column width, in mm (longer names clip)
 
     @property
     def column(self) -> float:
@@ -217,4 +217,4 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         for start in range(0, len(board.rows), step)
     ]
     labels = figure_line([(POINTS, TOTAL)] * len(sides))
-    return Ledger(sides, side_width, labels, landscape, blocks, dealer)
+    return Ledger(sides, side_width, labels, dealer, landscape, blocks)
