@@ -45,8 +45,8 @@ def html_to_pdf(html: str) -> bytes:
     return bytes(document.write_pdf(stylesheets=[sheet], font_config=fonts))
 
 
-def _warm() -> None:
-    html_to_pdf(WARM_UP)
+def _warm(html: str) -> None:
+    html_to_pdf(html)
 
 
 class Renderer:
@@ -58,12 +58,14 @@ class Renderer:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def start(self) -> None:
-        """Load WeasyPrint now, so the first sheet is not slower than the next."""
+    def start(self, html: str = WARM_UP) -> None:
+        """Load WeasyPrint now and draw `html` (best: a sheet, whose fonts, sizes and
+        images a first sheet would otherwise load), so the first sheet is not slower
+        than the next."""
         if self.in_process:
-            _warm()
+            _warm(html)
             return
-        self._executor().submit(_warm)
+        self._executor().submit(_warm, html)
 
     def _executor(self) -> ProcessPoolExecutor:
         with self._lock:

@@ -90,19 +90,20 @@ WARM_GAME: dict[str, Any] = {
 
 def warm(app: Flask) -> None:
     """Get everything a first sheet needs ready, so that it is no slower than the
-    next: the PDF renderer (WeasyPrint loaded, fonts warm) and, in each language,
-    what building a sheet loads once (templates, translations, locale data, the
-    deal table's font measures)."""
+    next: in each language, what building a sheet loads once (templates,
+    translations, locale data, the deal table's font measures), then the PDF
+    renderer, WeasyPrint loaded by drawing one of those sheets."""
     from flask_babel import force_locale
 
     from referee.app import LANGUAGES
     from referee.engine.records import parse_record
 
-    app.extensions["pdf"].start()
     game = service.transient_game(parse_record(WARM_GAME))
+    pages = []
     for language in LANGUAGES:
         with app.test_request_context(), force_locale(language):
-            sheet_html(game)
+            pages.append(sheet_html(game))
+    app.extensions["pdf"].start(pages[0])
 
 
 def renderer() -> Renderer:

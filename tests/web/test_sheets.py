@@ -420,15 +420,22 @@ def test_command_line_pdf_refuses_a_bad_record(tmp_path: Path) -> None:
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_warm_gets_a_first_sheet_ready(app: Flask) -> None:
+def test_warm_gets_a_first_sheet_ready(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """What `referee serve` does in each worker: the renderer, templates and font
     measures ready before the first sheet is asked for."""
+    from referee.services import pdf
     from referee.web import ledger
     from referee.web.sheets import warm
 
+    drawn: list[str] = []
+    monkeypatch.setattr(pdf, "_warm", drawn.append)
     ledger._advances.cache_clear()
     app.jinja_env.cache.clear()  # type: ignore[union-attr]
     warm(app)
+    # The renderer warmed up on a whole sheet, not a line of text.
+    assert len(drawn) == 1
+    assert "Ana" in drawn[0]
+    assert 'class="deals"' in drawn[0]
     assert ledger._advances.cache_info().currsize == 1
     cached = {key[1] for key in app.jinja_env.cache or {}}
     assert {"pdf/sheet.html", "_macros.html"} <= cached
