@@ -35,6 +35,7 @@ FONT_FILES = (
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
 )
 FONT_SIZE = 8  # points
+EM = FONT_SIZE * 25.4 / 72  # mm
 #: Without the font file: a character of DejaVu Sans at 8 pt, a little generous
 #: (1.44 mm on average over French and English descriptions, 1.8 mm a digit).
 LETTER = 1.8  # mm
@@ -91,9 +92,15 @@ def _advances() -> dict[int, float]:
 
 
 def width(text: str) -> float:
-    """How wide `text` (no tags) prints in the deal table's font, in mm."""
+    """How wide `text` (no tags) prints in the deal table's font, in mm.
+
+    A character the font lacks comes from another one (CJK, emoji…): counted as
+    wide as the font's size, which such glyphs seldom exceed.
+    """
     advances = _advances()
-    return sum(advances.get(ord(c), LETTER) for c in text)
+    if not advances:
+        return len(text) * LETTER
+    return sum(advances.get(ord(c), EM) for c in text)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,10 @@ def test_width_from_the_font() -> None:
     assert width("iiii") < width("mmmm")
 
 
+def test_width_of_a_character_the_font_lacks() -> None:
+    assert width("王") == pytest.approx(8 * 25.4 / 72)  # a whole em, where CJK glyphs fit
+
+
 def test_width_without_the_font_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ledger, "FONT_FILES", ("/nowhere/DejaVuSans.ttf",))
     ledger._advances.cache_clear()
