@@ -20,6 +20,12 @@ def links(client: FlaskClient, token: str) -> tuple[str, str]:
     assert viewer
     assert editor
     assert "<svg" in page  # the QR codes
+    # A button for each link that replaces it.
+    forms = re.findall(
+        r'action="/g/([A-Za-z0-9_-]+)/rotate".*?name="which" value="(\w+)"', page, re.S
+    )
+    assert [which for _, which in forms] == ["viewer", "editor"]
+    assert {game for game, _ in forms} == {editor.group(1)}
     return editor.group(1), viewer.group(1)
 
 
