@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from referee.web.format import MINUS
+
 #: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 WIDTH, HEIGHT, PAD = 320, 160, 24
@@ -13,7 +15,7 @@ WIDTH, HEIGHT, PAD = 320, 160, 24
 
 def _signed(value: int) -> str:
     """A tick label with a real minus sign, as the scores have."""
-    return str(value).replace("-", "\u2212")
+    return str(value).replace("-", MINUS)
 
 
 def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> Markup:

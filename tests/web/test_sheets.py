@@ -30,13 +30,17 @@ def pdf_text(data: bytes) -> tuple[int, list[str]]:
     return len(reader.pages), texts
 
 
-def import_example(client: FlaskClient, examples: Path, name: str) -> str:
-    data = (examples / name).read_bytes()
+def upload(client: FlaskClient, data: bytes, name: str) -> str:
+    """Import a record file through the form; return the new game's token."""
     response = client.post(
         "/import", data={"record": (io.BytesIO(data), name)}, content_type="multipart/form-data"
     )
     assert response.status_code == 302
     return response.headers["Location"].removeprefix("/g/")
+
+
+def import_example(client: FlaskClient, examples: Path, name: str) -> str:
+    return upload(client, (examples / name).read_bytes(), name)
 
 
 MINUS = "\u2212"
@@ -129,12 +133,7 @@ def test_boulmous_sheet_money_in_french(client: FlaskClient, examples_dir: Path)
 
 
 def import_record(client: FlaskClient, record: dict[str, Any]) -> str:
-    data = json.dumps(record).encode()
-    response = client.post(
-        "/import", data={"record": (io.BytesIO(data), "g.json")}, content_type="multipart/form-data"
-    )
-    assert response.status_code == 302
-    return response.headers["Location"].removeprefix("/g/")
+    return upload(client, json.dumps(record).encode(), "g.json")
 
 
 def engine_lines(record: dict[str, Any]) -> list[str]:
