@@ -7,6 +7,7 @@ with three mistakes reports three lines, not one.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
@@ -150,3 +151,27 @@ def _missing(key: str, problems: list[Problem], optional: bool) -> None:
     """An absent field: a problem unless it is optional (the caller applies its default)."""
     if not optional:
         problems.append(problem("missing", key))
+
+
+def _unusable(char: str, controls: bool) -> bool:
+    """A character no text of a record may hold: a lone surrogate (it cannot be
+    encoded), a Unicode non-character, or (in names) a control character."""
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+        return True
+    return controls and unicodedata.category(char) == "Cc"
+
+
+def text_problem(text: str, field: str | None, controls: bool = False) -> Problem | None:
+    """The problem with a text that cannot be stored, printed or sent, if any.
+
+    `controls` also refuses control characters (tabs, line feeds, NUL), which a
+    name or a place printed on one line of a score sheet cannot hold.
+    """
+    if text.isascii() and (not controls or text.isprintable()):
+        return None  # the usual case, checked at C speed
+    for position, char in enumerate(text, start=1):
+        if _unusable(char, controls):
+            code = "text_unusable" if field else "file_text_unusable"
+            return problem(code, field, position=position, char=f"U+{ord(char):04X}")
+    return None

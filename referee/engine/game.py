@@ -7,6 +7,7 @@ rule re-scores every old game.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal
@@ -30,6 +31,11 @@ class Record(Generic[R, D]):
     rules: R
     stake: Decimal | None
     deals: tuple[D, ...]
+    #: What the score sheet prints beside the game: the stake's ISO 4217 code, where
+    #: and on which day it was played (all optional in the record).
+    currency: str | None = None
+    place: str | None = None
+    date: datetime.date | None = None
 
 
 class MarkKind(StrEnum):

@@ -30,6 +30,23 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "le fichier dépasse {high} Ko ; un relevé de partie est bien plus petit",
     ),
     "too_deep": ("the file is nested too deeply", "le fichier est imbriqué trop profondément"),
+    "number_too_long": (
+        "the file holds a number of more than {high} digits; no game needs one",
+        "le fichier contient un nombre de plus de {high} chiffres ; aucune partie n'en a besoin",
+    ),
+    "not_json_value": (
+        "the file holds {value}, which is not a JSON value",
+        "le fichier contient {value}, qui n'est pas une valeur JSON",
+    ),
+    "text_unusable": (
+        "{field}: character {position} ({char}) cannot be stored or printed",
+        "{field} : le caractère {position} ({char}) ne peut être ni enregistré ni imprimé",
+    ),
+    "file_text_unusable": (
+        "the file holds a text whose character {position} ({char}) cannot be stored",
+        "le fichier contient un texte dont le caractère {position} ({char}) "
+        "ne peut pas être enregistré",
+    ),
     "record_not_object": (
         "a game record is a JSON object ({{...}})",
         "un relevé de partie est un objet JSON ({{...}})",
@@ -68,8 +85,33 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         'la mise s\'écrit comme un texte, par exemple "0.50", pas {value}',
     ),
     "stake_malformed": (
-        'the stake {value} is not an amount like "0.50"',
-        'la mise {value} n\'est pas un montant comme "0.50"',
+        'the stake {value} is not an amount like "0.50" (digits, a point, two decimals at most)',
+        'la mise {value} n\'est pas un montant comme "0.50" '
+        "(des chiffres, un point, deux décimales au plus)",
+    ),
+    "stake_too_high": (
+        "the stake {value} is more than {high}",
+        "la mise {value} dépasse {high}",
+    ),
+    "stake_per_unknown": (
+        'stakes {value} are not supported here; "game" is',
+        'les mises {value} ne sont pas prises en charge ici ; "game" l\'est',
+    ),
+    "currency_malformed": (
+        'the currency {value} is not a three-letter code like "EUR"',
+        'la devise {value} n\'est pas un code de trois lettres comme "EUR"',
+    ),
+    "place_malformed": (
+        "the place must be written as text, not {value}",
+        "le lieu s'écrit comme un texte, pas {value}",
+    ),
+    "place_long": (
+        "the place is longer than {high} characters",
+        "le lieu dépasse {high} caractères",
+    ),
+    "date_malformed": (
+        'the date {value} is not a day like "2026-12-01"',
+        'la date {value} n\'est pas un jour comme "2026-12-01"',
     ),
     "stake_not_positive": (
         "the stake {value} must be more than zero",
@@ -274,6 +316,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "everyone else passed, so the dealer must bid",
         "tous les autres ont passé : le donneur doit enchérir",
     ),
+    "auction_dealer_four": (
+        "everyone else passed, so the dealer must take the bid at {bid}, not {value}",
+        "tous les autres ont passé : le donneur doit prendre à {bid}, pas {value}",
+    ),
     "auction_bidder": (
         "the highest bid of the auction was made by seat {seat} ({name}), not by the bidder",
         "la plus haute enchère a été faite par la place {seat} ({name}), pas par l'enchérisseur",
@@ -320,6 +366,10 @@ FIELD_NAMES: Final[dict[str, tuple[str, str]]] = {
     "taker_scores": ("taker's score", "score du preneur"),
     "failed_taker_keeps_tricks": ("failed taker keeps tricks", "le preneur chuté garde ses levées"),
     "stake": ("stake", "mise"),
+    "stake_per": ("stakes", "mises"),
+    "currency": ("currency", "devise"),
+    "place": ("place", "lieu"),
+    "date": ("date", "date"),
     "deals": ("deals", "donnes"),
     "card": ("card", "carte"),
     "hearts": ("hearts", "cœurs"),
@@ -371,12 +421,39 @@ def field_label(field: str | None, lang: str) -> str:
 
 
 def quote(value: object) -> str:
-    """Quote a bad input as it was given (JSON spelling), cut short if long."""
+    """Quote a bad input as it was given (JSON spelling), cut short if long.
+
+    Whatever the input, the quote is short and printable: containers are shown two
+    levels deep at most, long numbers and texts are cut before they are converted,
+    and characters that cannot be encoded become U+FFFD.
+    """
+    text = _sketch(value, 2)
+    text = text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+    return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def _sketch(value: object, depth: int) -> str:
+    """A JSON-like spelling of `value`, bounded in depth and length."""
+    if isinstance(value, dict):
+        if depth == 0 or not value:
+            return "{…}" if value else "{}"
+        items = list(value.items())[:3]
+        inner = ", ".join(f"{_sketch(k, 0)}: {_sketch(v, depth - 1)}" for k, v in items)
+        return "{" + inner + (", …}" if len(value) > 3 else "}")
+    if isinstance(value, list | tuple):
+        if depth == 0 or not value:
+            return "[…]" if value else "[]"
+        inner = ", ".join(_sketch(v, depth - 1) for v in value[:5])
+        return "[" + inner + (", …]" if len(value) > 5 else "]")
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        # str() of a huge int is slow (and refused past 4,300 digits): its size will do.
+        return f"{'-' if value < 0 else ''}~10^{int(value.bit_length() * 0.30103)}"
+    if isinstance(value, str):
+        value = value[:_QUOTE_LIMIT]
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
+        return repr(value)[:_QUOTE_LIMIT]
 
 
 def render(

@@ -389,10 +389,17 @@ def _parse_partner(
 def _auction_problems(auction: Sequence[Call], bid: int) -> list[Problem]:
     """The auction must end at the bid, with the dealer stuck when all others passed."""
     problems: list[Problem] = []
-    # "Si personne ne fait d'offre ..., le concessionnaire DOIT prendre l'offre pour quatre."
-    if all(call is None for call in auction[:-1]) and auction[-1] is None:
-        problems.append(problem("auction_dealer_stuck", "auction"))
-        return problems
+    # "Si personne ne fait d'offre ..., le concessionnaire DOIT prendre l'offre pour
+    # quatre": when every other player passed, the dealer's call is 4, nothing else.
+    if all(call is None for call in auction[:-1]):
+        if auction[-1] is None:
+            problems.append(problem("auction_dealer_stuck", "auction"))
+            return problems
+        if auction[-1] != MIN_BID:
+            problems.append(
+                problem("auction_dealer_four", "auction", value=dump_bid(auction[-1]), bid=MIN_BID)
+            )
+            return problems
     highest = highest_call(auction)
     assert highest is not None
     if highest[1] != bid:
@@ -540,18 +547,23 @@ def trump_order(trump: Suit, variant: Variant, reverse: bool = False) -> tuple[P
     """Every trump in play, strongest first.
 
     "As, Roi, Reine, Jack, Off-jack, Joker, Joker, 10, 9 ... 3, 2"; the off cards of
-    the larger variants rank just below their counterparts; `reverse` turns it upside
-    down ("Le deux est la carte la plus puissante, l'as étant le plus bas").
+    the larger variants rank just below their counterparts; `reverse` turns the ranks
+    upside down ("Le deux est la carte la plus puissante, l'as étant le plus bas").
     """
     off = trump.same_colour
     order: list[PitchCard] = []
-    for rank in sorted((r for r in Rank), reverse=True):
+    # RULINGS.md: reversed, the ranks turn over but each off card stays just below
+    # its counterpart and the high joker above the low one, the jokers still between
+    # the jack and the 10: 2 off2 3 off3 … 10 off10 JK+ JK- J offJ Q K A offA.
+    for rank in sorted(Rank, reverse=not reverse):
+        if rank is Rank.JACK and variant.jokers and reverse:
+            order.extend((Joker.HIGH, Joker.LOW))
         order.append(Card(rank, trump))
         if rank in variant.off_ranks:
             order.append(Card(rank, off))
-        if rank is Rank.JACK and variant.jokers:
+        if rank is Rank.JACK and variant.jokers and not reverse:
             order.extend((Joker.HIGH, Joker.LOW))
-    return tuple(reversed(order)) if reverse else tuple(order)
+    return tuple(order)
 
 
 def point_card(card: PitchCard, trump: Suit, variant: Variant) -> PointCard | None:

@@ -7,36 +7,97 @@ a deal's place in the game (the dealer, a deal after the win).
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Final
 
 from referee.engine import GAMES
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.fields import read_object, read_seat
+from referee.engine.fields import read_object, read_seat, text_problem
 from referee.engine.game import Record, Standings
 
 FORMAT: Final = "referee-game/1"
 MAX_NAME: Final = 40
+MAX_PLACE: Final = 80
 #: Stakes are whole cents at most ("0.50"): money is exact, never a float.
 STAKE_PLACES: Final = 2
-MAX_DEALS: Final = 10_000
+#: The largest stake, in currency units (docs/RULES.md): more is no card table's.
+MAX_STAKE: Final = Decimal(10_000)
+#: A stake as the record writes it: ASCII digits, a point, at most two decimals.
+STAKE_PATTERN: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,2})?", re.ASCII)
+#: The longest game a table can reach (docs/RULES.md): Bombu is 24 deals, and a
+#: Boulmous or Pitch game of more than 300 deals is not a real game.
+MAX_DEALS: Final = 300
 #: The largest record text read (a finished 24-deal game is about 4 KB).
 MAX_RECORD_BYTES: Final = 1024 * 1024
+#: How deeply a record's JSON may nest: a record needs four levels; allow some more.
+MAX_DEPTH: Final = 8
+#: The most digits a JSON number may have: no count, seat or score needs more.
+MAX_DIGITS: Final = 15
+_CURRENCY: Final = re.compile(r"[A-Z]{3}", re.ASCII)
+_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 _RECORD_FIELDS: Final = frozenset(
-    {"format", "game", "players", "first_dealer", "rules", "stake", "deals"}
+    {
+        "format",
+        "game",
+        "players",
+        "first_dealer",
+        "rules",
+        "stake",
+        "stake_per",
+        "currency",
+        "place",
+        "date",
+        "deals",
+    }
 )
 
 AnyRecord = Record[Any, Any]
 
 
+class _NumberTooLong(ValueError):
+    """A JSON number with more digits than any field of a record can hold."""
+
+
+class _NotJson(ValueError):
+    """NaN or Infinity: Python's parser reads them, JSON has no such values."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _NumberTooLong(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_DIGITS + 10:
+        raise _NumberTooLong(text)
+    return float(text)
+
+
+def _parse_constant(text: str) -> object:
+    raise _NotJson(text)
+
+
 def load_record(text: str | bytes) -> AnyRecord:
-    """Parse a record from JSON text; bad JSON is a `RulesError` like any other."""
+    """Parse a record from JSON text; bad JSON is a `RulesError` like any other.
+
+    Whatever the JSON parser would accept but no record can hold is refused here,
+    before any field is read: numbers of more than `MAX_DIGITS` digits, NaN and
+    Infinity, nesting deeper than `MAX_DEPTH`, text that cannot be encoded.
+    """
     if len(text) > MAX_RECORD_BYTES:
         raise RulesError([problem("too_large", None, high=MAX_RECORD_BYTES // 1024)])
     try:
-        data = json.loads(text)
+        data = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
     except json.JSONDecodeError as error:
         raise RulesError(
             [problem("bad_json", None, detail=error.msg, line=error.lineno, column=error.colno)]
@@ -45,7 +106,36 @@ def load_record(text: str | bytes) -> AnyRecord:
         raise RulesError([problem("bad_encoding")]) from None
     except RecursionError:
         raise RulesError([problem("too_deep")]) from None
+    except _NumberTooLong:
+        raise RulesError([problem("number_too_long", None, high=MAX_DIGITS)]) from None
+    except _NotJson as error:
+        raise RulesError([problem("not_json_value", None, value=str(error))]) from None
+    _check_shape(data)
     return parse_record(data)
+
+
+def _check_shape(data: object) -> None:
+    """Refuse nesting deeper than a record has, and text that cannot be encoded.
+
+    Walked with a stack, not recursion, so that no depth of input can overflow it.
+    """
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            found = text_problem(value, None)
+            if found is not None:
+                raise RulesError([found])
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise RulesError([problem("too_deep")])
+        if isinstance(value, dict):
+            stack.extend((key, depth) for key in value)
+            stack.extend((item, depth + 1) for item in value.values())
+        else:
+            stack.extend((item, depth + 1) for item in value)
 
 
 def parse_record(data: object) -> AnyRecord:
@@ -67,6 +157,11 @@ def parse_record(data: object) -> AnyRecord:
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
     rules = _parse_rules(game, obj.get("rules", {}), problems)
     stake = _parse_stake(obj["stake"], problems) if "stake" in obj else None
+    if "stake_per" in obj and obj["stake_per"] != "game":
+        problems.append(problem("stake_per_unknown", "stake_per", value=obj["stake_per"]))
+    currency = _parse_pattern(obj, "currency", _CURRENCY, problems)
+    place = _parse_place(obj, problems)
+    date = _parse_date(obj, problems)
     # Deals are read under the game's rules; with broken rules only those are reported.
     deals = _parse_deals(game, obj.get("deals", []), names, rules, problems) if rules else ()
     check(problems)
@@ -78,6 +173,9 @@ def parse_record(data: object) -> AnyRecord:
         rules=rules,
         stake=stake,
         deals=deals,
+        currency=currency,
+        place=place,
+        date=date,
     )
 
 
@@ -97,6 +195,8 @@ def _parse_players(
     for seat, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip():
             problems.append(problem("player_name", f"players[{seat}]", seat=seat, value=name))
+        elif (bad := text_problem(name, f"players[{seat}]", controls=True)) is not None:
+            problems.append(bad)
         elif len(name.strip()) > MAX_NAME:
             problems.append(
                 problem("player_name_long", f"players[{seat}]", seat=seat, high=MAX_NAME)
@@ -130,24 +230,71 @@ def _rule_problem(p: Problem) -> Problem:
 
 
 def _parse_stake(raw: object, problems: list[Problem]) -> Decimal | None:
-    """A stake is a decimal string of currency units, more than zero, at most in cents."""
+    """A stake is a plain decimal string of currency units ("0.50"): ASCII digits, a
+    point and at most two decimals; more than zero and at most `MAX_STAKE`.
+
+    No exponent, sign, underscore or other digits: what `Decimal()` or `int()` would
+    also read is not how people write money.
+    """
     if not isinstance(raw, str):
         problems.append(problem("stake_not_string", "stake", value=raw))
         return None
-    try:
-        stake = Decimal(raw.strip())
-    except InvalidOperation:
-        problems.append(problem("stake_malformed", "stake", value=raw))
+    text = raw.strip()
+    if not STAKE_PATTERN.fullmatch(text):
+        if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text, re.ASCII):
+            problems.append(problem("stake_precision", "stake", value=raw, places=STAKE_PLACES))
+        else:
+            problems.append(problem("stake_malformed", "stake", value=raw))
         return None
-    if not stake.is_finite() or stake <= 0:
+    stake = Decimal(text)
+    if stake <= 0:
         problems.append(problem("stake_not_positive", "stake", value=raw))
         return None
-    exponent = stake.as_tuple().exponent
-    assert isinstance(exponent, int)
-    if exponent < -STAKE_PLACES:
-        problems.append(problem("stake_precision", "stake", value=raw, places=STAKE_PLACES))
+    if stake > MAX_STAKE:
+        problems.append(problem("stake_too_high", "stake", value=raw, high=money_text(MAX_STAKE)))
         return None
     return stake
+
+
+def _parse_pattern(
+    obj: Mapping[str, object], key: str, pattern: re.Pattern[str], problems: list[Problem]
+) -> str | None:
+    if key not in obj:
+        return None
+    value = obj[key]
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        problems.append(problem(f"{key}_malformed", key, value=value))
+        return None
+    return value
+
+
+def _parse_place(obj: Mapping[str, object], problems: list[Problem]) -> str | None:
+    """Where the game was played: free text, one line, short enough for a sheet."""
+    value = obj.get("place")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        problems.append(problem("place_malformed", "place", value=value))
+        return None
+    if (bad := text_problem(value, "place", controls=True)) is not None:
+        problems.append(bad)
+        return None
+    if len(value.strip()) > MAX_PLACE:
+        problems.append(problem("place_long", "place", high=MAX_PLACE))
+        return None
+    return value.strip() or None
+
+
+def _parse_date(obj: Mapping[str, object], problems: list[Problem]) -> datetime.date | None:
+    """The day the game was played, `YYYY-MM-DD`."""
+    text = _parse_pattern(obj, "date", _DATE, problems)
+    if text is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        problems.append(problem("date_malformed", "date", value=text))
+        return None
 
 
 def _parse_deals(
@@ -180,6 +327,12 @@ def dump_record(record: AnyRecord) -> dict[str, object]:
     }
     if record.stake is not None:
         out["stake"] = str(record.stake)
+    if record.currency is not None:
+        out["currency"] = record.currency
+    if record.place is not None:
+        out["place"] = record.place
+    if record.date is not None:
+        out["date"] = record.date.isoformat()
     out["deals"] = [game.dump_deal(deal) for deal in record.deals]
     return out
 
