@@ -52,9 +52,29 @@ def secret_key(instance_path: str) -> str:
         return os.environ["REFEREE_SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="ascii")
-        path.chmod(0o600)
+        _create_private(path, secrets.token_hex(32).encode("ascii"))
     return path.read_text(encoding="ascii").strip()
+
+
+def _create_private(path: Path, data: bytes = b"") -> None:
+    """Create a file readable and writable by its owner only, from the first byte on
+    (no moment where another user could open it). An existing file is left alone."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(handle, "wb") as out:
+        out.write(data)
+
+
+def private_sqlite_file(url: str) -> None:
+    """A SQLite database file is created owner-only before SQLite opens it (its -wal
+    and -shm files then take the same permissions)."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and url != "sqlite:///:memory:":
+        path = Path(url[len(prefix) :].split("?", 1)[0])
+        if path.parent.is_dir():
+            _create_private(path)
 
 
 def select_locale() -> str:
@@ -73,7 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         SQLALCHEMY_ENGINE_OPTIONS=engine_options(database_url(app.instance_path)),
@@ -100,6 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
                 test_config["SQLALCHEMY_DATABASE_URI"]
             )
+    private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 

@@ -7,10 +7,10 @@ Models hold data, not rules: a deal is stored exactly as the record format write
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Date, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.extensions import db
@@ -24,6 +24,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def new_uid() -> str:
+    """A game's lasting identity: it never changes, not even when its links do."""
+    return secrets.token_hex(16)
+
+
 def utcnow() -> datetime:
     """Now, in UTC (stored without a zone)."""
     return datetime.now(UTC).replace(tzinfo=None)
@@ -35,6 +40,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The game itself, across link rotations, backups and restores (never shown).
+    uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
     #: The editor's link: whoever holds it may enter and correct deals.
     token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
     #: The spectator's link: read-only, rotated separately.
@@ -46,10 +53,17 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     stake: Mapped[str | None] = mapped_column(String(20), nullable=True)
     currency: Mapped[str] = mapped_column(String(3), default="EUR")
     place: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    #: The day the game was played, when a record said so (else the day it was created).
+    played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     finished: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def day(self) -> date:
+        """The day the game was played: as its record said, else the day it was created."""
+        return self.played_on or self.created_at.date()
 
     deals: Mapped[list[Deal]] = relationship(
         back_populates="game_row", order_by="Deal.position", cascade="all, delete-orphan"
@@ -99,12 +113,18 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Submission(db.Model):  # type: ignore[name-defined,misc]
-    """A form's one-time key: a retried or double-tapped post records its deal once."""
+    """A form's one-time key: a retried or double-tapped post records its deal once.
+
+    It belongs to its game, remembers the place of the deal it recorded, and is
+    marked `undone` when that deal is taken back.
+    """
 
     __tablename__ = "submission"
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    undone: Mapped[bool] = mapped_column(default=False, server_default=false())
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

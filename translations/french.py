@@ -258,11 +258,20 @@ FR: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "No tricks +10 each · no hearts +10 each · no queens +20 each · no Bombu (K♥) +80 · salad: all four · Réussite −200, −120.": "Pas de pli +10 chacun · pas de cœur +10 chacun · pas de dame +20 chacune · pas de Bombu (R♥) +80 · salade : les quatre · Réussite −200, −120.",
     "Capot (contracts 1 and 5): all 8 tricks scores −320 and nothing else counts.": "Capot (contrats 1 et 5) : les 8 plis valent −320 et rien d'autre ne compte.",
     "After 24 deals the lowest total wins.": "Après 24 donnes, le plus petit total gagne.",
-    "Partners sit opposite. One round of bids from the dealer's left, at least 4; the moon is above all; if all others pass, the dealer must bid.": "Les partenaires sont face à face. Un tour d'enchères depuis la gauche du donneur, au moins 4 ; la lune est au-dessus de tout ; si tous les autres passent, le donneur doit enchérir.",
+    "Partners sit opposite. One round of bids from the dealer's left, at least 4; the moon is above all; if all others pass, the dealer must take the bid at 4.": "Les partenaires sont face à face. Un tour d'enchères depuis la gauche du donneur, au moins 4 ; la lune est au-dessus de tout ; si tous les autres passent, le donneur doit prendre à 4.",
     "Only trumps are played: the trump suit, the off-jack and both jokers. A K Q J offJ joker joker 10 … 2.": "On ne joue que des atouts : la couleur d'atout, le valet de la même couleur et les deux jokers. A R D V V' joker joker 10 … 2.",
     "Point cards go to whoever wins them; the 2 stays with its player.": "Les cartes à points vont à qui les gagne ; le 2 reste à son joueur.",
     "Bidders who make it receive their bid; otherwise they lose it. Defenders score what they took.": "Les enchérisseurs qui réussissent reçoivent leur enchère ; sinon ils la perdent. Les défenseurs marquent ce qu'ils ont pris.",
     "Moon: take every point. Made, the score jumps to the target (or to 0 from below); failed, the game is lost.": "Lune : prendre tous les points. Réussie, le score saute au score visé (ou à 0 s'il était négatif) ; ratée, la partie est perdue.",
+    "Choose a seat.": "Choisissez une place.",
+    "One moment": "Un instant",
+    "Many phones are writing to this game at once: nothing was recorded yet. Your entries are kept: send them again.": "Plusieurs téléphones écrivent dans cette partie en même temps : rien n'est encore enregistré. Vos saisies sont gardées : envoyez-les à nouveau.",
+    "This form was opened for another game: check the entries, then record.": "Ce formulaire a été ouvert pour une autre partie : vérifiez les saisies, puis enregistrez.",
+    "That deal was recorded, then taken back: it was not recorded again.": "Cette donne a été enregistrée, puis annulée : elle n'a pas été enregistrée à nouveau.",
+    "Too many entries from this network in a minute: wait a moment, then send again. Your entries are kept.": "Trop de saisies depuis ce réseau en une minute : attendez un instant, puis envoyez à nouveau. Vos saisies sont gardées.",
+    "This correction does not say which state of the game it was made on: check it against the game as it is now, then correct again.": "Cette correction ne dit pas sur quel état de la partie elle a été faite : vérifiez-la avec la partie telle qu'elle est, puis corrigez à nouveau.",
+    "Many score sheets are being drawn right now: try again in a moment.": "Beaucoup de feuilles de marque sont en cours de dessin : réessayez dans un instant.",
+    "This score sheet took too long to draw: try again in a moment.": "Cette feuille de marque a pris trop de temps : réessayez dans un instant.",
 }
 
 

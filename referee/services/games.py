@@ -6,22 +6,44 @@ database never holds a game the rules refuse. Each change is kept in the history
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
+import time
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
 from referee.extensions import db
+from referee.lru import LRU
 from referee.models import Change, Deal, Game, Submission, new_token, utcnow
 
 
 class StaleVersion(Exception):
     """The game changed since the form was shown (another phone got there first)."""
+
+
+class Busy(Exception):
+    """So many phones wrote to the game at once that this deal could not land in time."""
+
+
+class KeyOfAnotherGame(Exception):
+    """The form's key was issued for another game: this form is not one of this game's."""
+
+
+class Added(Enum):
+    """What became of a new deal's post."""
+
+    RECORDED = "recorded"
+    ALREADY = "already"  # this form's deal was recorded before (a retry, a double tap)
+    UNDONE = "undone"  # this form's deal was recorded, then taken back
 
 
 @dataclass(frozen=True)
@@ -52,10 +74,20 @@ def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str
     return record
 
 
+def details_of(game: Game) -> dict[str, Any]:
+    """What a record keeps beside the deals: currency, place and the day played."""
+    details: dict[str, Any] = {"currency": game.currency, "date": game.day.isoformat()}
+    if game.place:
+        details["place"] = game.place
+    return details
+
+
 def game_from_record(record: Record[Any, Any], **fields: Any) -> Game:
     """A game row (not yet in the session) holding a parsed record: players, rules,
     stake and its deals in canonical form; `fields` set the rest (currency, place…)."""
     dumped = dump_record(record)
+    given = {"currency": record.currency, "place": record.place, "played_on": record.date}
+    fields = {**{k: v for k, v in given.items() if v is not None}, **fields}
     game = Game(
         game=record.game,
         players=list(record.players),
@@ -73,9 +105,19 @@ def transient_game(record: Record[Any, Any]) -> Game:
     return game_from_record(record, token="", currency="EUR", version=0, created_at=utcnow())
 
 
+#: Standings of the records last scored, by a digest of the record itself: a game is
+#: scored once however many pages, previews and sheets of it are asked for, and the
+#: key is what was scored, so that no race between two reads can pair a version
+#: with another version's deals.
+_SCORED: LRU[Standings] = LRU(512)
+
+
 def standings_of(game: Game) -> Standings:
-    """Score the game from its stored deals."""
-    return score_record(parse_record(record_of(game)))
+    """Score the game from its stored deals (once for each state of the game)."""
+    record = record_of(game)
+    text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    key = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
+    return _SCORED.get_or_make(key, lambda: score_record(parse_record(record)))
 
 
 def deal_count(game: Game) -> int:
@@ -120,8 +162,10 @@ def rotate(game: Game, which: str) -> None:
 
 
 def find(token: str) -> Game | None:
-    """The game with this address token, if any."""
-    return db.session.scalar(select(Game).where(Game.token == token))
+    """The game with this address token, if any, read with its deals in one query
+    (one snapshot: its version and its deals always agree)."""
+    query = select(Game).where(Game.token == token).options(joinedload(Game.deals))
+    return db.session.scalars(query).unique().first()
 
 
 def create(settings: Settings) -> Game:
@@ -159,31 +203,54 @@ def _touch(game: Game, standings: Standings) -> None:
     game.updated_at = utcnow()
 
 
-def _check_version(game: Game, version: int | None) -> None:
-    if version is not None and version != game.version:
+def _check_version(game: Game, version: int) -> None:
+    if version != game.version:
         raise StaleVersion()
 
 
-#: How often a write that lost a race with another phone is tried again.
-RETRIES = 8
+#: How long a new deal that keeps losing races with other phones is tried again
+#: (seconds), waiting a little longer, at random, after each loss.
+RETRY_FOR = 10.0
+_BACKOFF = (0.002, 0.05)
 
 
-def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> bool:
-    """Append a deal. Returns False when this form's key was already used (a retry).
+def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> Added:
+    """Append a deal, unless this form's key already recorded one (a retry).
 
     The deal is re-read through the engine and stored in its canonical form. If
     another phone added a deal at the same moment, the game is read again and the
-    deal goes after it (re-checked against the game as it now stands).
+    deal goes after it (re-checked against the game as it now stands), until it
+    lands; after `RETRY_FOR` seconds of lost races, `Busy` (nothing was written).
+    A key issued for another game raises `KeyOfAnotherGame`.
     """
-    for _attempt in range(RETRIES):
-        if key and db.session.get(Submission, key) is not None:
-            return False
+    deadline = time.monotonic() + RETRY_FOR
+    pause = _BACKOFF[0]
+    while True:
+        if key:
+            done = _submitted(game, key)
+            if done is not None:
+                return done
         try:
             _append(game, deal, key)
-            return True
-        except (IntegrityError, StaleDataError):
-            db.session.rollback()  # expires `game`: the next try reads it afresh
-    raise StaleVersion()
+            return Added.RECORDED
+        except (IntegrityError, StaleDataError, OperationalError):
+            # Another phone's deal (or a locked SQLite file): `game` is expired by the
+            # rollback, so the next try reads it afresh.
+            db.session.rollback()
+        if time.monotonic() > deadline:
+            raise Busy()
+        time.sleep(random.uniform(0, pause))
+        pause = min(pause * 2, _BACKOFF[1])
+
+
+def _submitted(game: Game, key: str) -> Added | None:
+    """What this form key already did, if anything."""
+    row = db.session.get(Submission, key)
+    if row is None:
+        return None
+    if row.game_id != game.id:
+        raise KeyOfAnotherGame()
+    return Added.UNDONE if row.undone else Added.ALREADY
 
 
 def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
@@ -194,7 +261,7 @@ def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
     db.session.add(Deal(game_id=game.id, position=position, data=stored))
     db.session.add(Change(game_id=game.id, action="add", position=position, after=stored))
     if key:
-        db.session.add(Submission(key=key, game_id=game.id))
+        db.session.add(Submission(key=key, game_id=game.id, position=position))
     _touch(game, standings)
     db.session.commit()
 
@@ -208,8 +275,9 @@ def _commit_or_stale() -> None:
         raise StaleVersion() from None
 
 
-def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int | None) -> None:
-    """Correct a past deal; the whole game is re-scored and must still hold."""
+def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int) -> None:
+    """Correct a past deal of the game as it was at `version` (the form's); the whole
+    game is re-scored and must still hold. StaleVersion if the game changed since."""
     _check_version(game, version)
     rows = list(game.deals)
     if not 0 <= position < len(rows):
@@ -229,7 +297,7 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int |
     _commit_or_stale()
 
 
-def undo_last(game: Game, version: int | None) -> bool:
+def undo_last(game: Game, version: int) -> bool:
     """Remove the last deal (kept in the history). False when there is none."""
     _check_version(game, version)
     rows = list(game.deals)
@@ -237,6 +305,12 @@ def undo_last(game: Game, version: int | None) -> bool:
         return False
     last = rows[-1]
     db.session.add(Change(game_id=game.id, action="undo", position=last.position, before=last.data))
+    # A form that recorded this deal, sent again, must hear that it was undone.
+    db.session.execute(
+        update(Submission)
+        .where(Submission.game_id == game.id, Submission.position == last.position)
+        .values(undone=True)
+    )
     game.deals.remove(last)
     db.session.delete(last)
     _touch(game, replay(game, [d.data for d in rows[:-1]])[0])
@@ -245,17 +319,16 @@ def undo_last(game: Game, version: int | None) -> bool:
 
 
 def export(game: Game) -> dict[str, Any]:
-    """The game's record, as `referee-game/1` JSON data."""
-    return dump_record(parse_record(record_of(game)))
+    """The game's record, as `referee-game/1` JSON data, with its currency, place and day."""
+    return dump_record(parse_record({**record_of(game), **details_of(game)}))
 
 
-def import_record(data: bytes, currency: str = "EUR") -> Game:
-    """Create a new game from a record file; the engine refuses a bad one."""
+def import_record(data: bytes) -> Game:
+    """Create a new game from a record file (its currency, place and day kept); the
+    engine refuses a bad one."""
     record = load_record(data)
     standings = score_record(record)
-    game = game_from_record(
-        record, currency=currency, finished=standings.finished, version=len(record.deals)
-    )
+    game = game_from_record(record, finished=standings.finished, version=len(record.deals))
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="import", after=dump_record(record)))

@@ -14,7 +14,9 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+import time
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +26,20 @@ WARM_UP: Final = (
     "<html><body><p>♠ ♥ ♦ ♣ Référée <strong>0123456789</strong></p>"
     '<pre style="font-family: DejaVu Sans Mono">−+ 0123456789</pre></body></html>'
 )
+#: The longest a sheet may take, waiting for its turn included (seconds); the longest
+#: game allowed draws in a few seconds. A render past it is stopped.
+TIMEOUT: Final = 30.0
+#: Sheets of one server process that may be drawn or waiting at once; one more is
+#: told to try again in a moment rather than queue behind them.
+QUEUE: Final = 4
+
+
+class RendererBusy(Exception):
+    """The sheets' queue is full: try again in a moment."""
+
+
+class RenderTimeout(Exception):
+    """A sheet took longer than `TIMEOUT`: its render was stopped."""
 
 
 @functools.cache
@@ -45,47 +61,121 @@ def html_to_pdf(html: str) -> bytes:
     return bytes(document.write_pdf(stylesheets=[sheet], font_config=fonts))
 
 
-def _warm(html: str) -> None:
-    html_to_pdf(html)
+def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child process
+    """The renderer process: warm up, then draw each page sent until the pipe closes."""
+    try:
+        html_to_pdf(warm_up)
+    except Exception:  # noqa: BLE001 - a failed warm-up only costs the first sheet time
+        pass
+    while True:
+        try:
+            html = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send((True, html_to_pdf(html)))
+        except Exception as error:  # noqa: BLE001 - sent back to the server, which logs it
+            conn.send((False, repr(error)))
 
 
 class Renderer:
-    """Renders HTML to PDF, in this process or in a worker process of its own."""
+    """Renders HTML to PDF, in this process or in a renderer process of its own.
 
-    def __init__(self, in_process: bool) -> None:
+    The renderer process draws one sheet at a time. At most `queue` sheets are drawn
+    or waiting at once (`RendererBusy` beyond); a sheet that takes longer than
+    `timeout` has its process killed (`RenderTimeout`); a process that died or was
+    killed is replaced by a new one, warm, at the next sheet.
+    """
+
+    def __init__(self, in_process: bool, timeout: float = TIMEOUT, queue: int = QUEUE) -> None:
         self.in_process = in_process
+        self.timeout = timeout
         self.renders = 0
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self.restarts = 0
+        self._warm_up = WARM_UP
+        self._slots = threading.BoundedSemaphore(queue)
+        self._turn = threading.Lock()  # one sheet at a time through the pipe
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
 
     def start(self, html: str = WARM_UP) -> None:
         """Load WeasyPrint now and draw `html` (best: a sheet, whose fonts, sizes and
         images a first sheet would otherwise load), so the first sheet is not slower
-        than the next."""
+        than the next. A renderer process started later warms up on it too."""
+        self._warm_up = html
         if self.in_process:
-            _warm(html)
+            html_to_pdf(html)
             return
-        self._executor().submit(_warm, html)
+        with self._turn:
+            self._running()
 
-    def _executor(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                # spawn: a fresh interpreter, never a fork of a threaded server process.
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-            return self._pool
+    def _running(self) -> tuple[Connection, BaseProcess]:
+        """The renderer process, started (warming up) if there is none alive."""
+        if self._process is None or not self._process.is_alive():
+            if self._process is not None:
+                self.restarts += 1  # it died, or was stopped after a timeout
+            self._discard()
+            # spawn: a fresh interpreter, never a fork of a threaded server process.
+            context = multiprocessing.get_context("spawn")
+            ours, theirs = context.Pipe()
+            process = context.Process(
+                target=_serve, args=(theirs, self._warm_up), name="referee-pdf", daemon=True
+            )
+            process.start()
+            theirs.close()
+            self._process, self._conn = process, ours
+        assert self._conn is not None and self._process is not None
+        return self._conn, self._process
+
+    def _discard(self) -> None:
+        """Stop the renderer process, whatever it is doing."""
+        if self._conn is not None:
+            self._conn.close()
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(5)
+        self._process = self._conn = None
 
     def render(self, html: str) -> bytes:
         """The PDF of `html`. In a server, the calling thread waits without the GIL."""
         self.renders += 1
         if self.in_process:
             return html_to_pdf(html)
-        future: Future[bytes] = self._executor().submit(html_to_pdf, html)
-        return future.result(timeout=60)
+        if not self._slots.acquire(blocking=False):
+            raise RendererBusy()
+        try:
+            deadline = time.monotonic() + self.timeout
+            if not self._turn.acquire(timeout=self.timeout):
+                raise RenderTimeout()
+            try:
+                return self._draw(html, deadline, retry=True)
+            finally:
+                self._turn.release()
+        finally:
+            self._slots.release()
+
+    def _draw(self, html: str, deadline: float, retry: bool) -> bytes:
+        conn, process = self._running()
+        try:
+            conn.send(html)
+            while not conn.poll(0.05):
+                if not process.is_alive():
+                    raise EOFError  # it died (killed, out of memory): start another
+                if time.monotonic() > deadline:
+                    self._discard()
+                    raise RenderTimeout()
+            ok, value = conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            self._discard()
+            if retry:
+                return self._draw(html, deadline, retry=False)
+            raise RenderTimeout() from None
+        if not ok:
+            raise RuntimeError(f"the PDF renderer failed: {value}")
+        return bytes(value)
 
     def stop(self) -> None:
-        """Shut the worker process down."""
-        with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-                self._pool = None
+        """Shut the renderer process down."""
+        with self._turn:
+            self._discard()

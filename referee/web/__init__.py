@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, render_template, request
+import time
+
+from flask import Flask, Response, abort, g, render_template, request
 from flask_babel import get_locale
-from werkzeug.exceptions import HTTPException
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
 from referee.web.cache import LRU, CachedPage
@@ -20,6 +23,28 @@ RATE_CATEGORIES = {
 #: Generous: every phone of a club may share one address behind its router.
 DEFAULT_RATE_LIMITS = {"write": 600, "import": 30, "create": 60, "preview": 1200}
 
+#: Forms sent past the limit come back as they were, entries kept, with a message.
+KEEP_ENTRIES_WHEN_LIMITED = frozenset({"games.deal", "games.edit"})
+#: Pages that show an editor link or carry a form key (or a CSRF token): no cache,
+#: no back-forward copy, may keep them.
+NO_STORE = frozenset(
+    {
+        "main.home",
+        "games.new",
+        "games.deal",
+        "games.edit",
+        "games.undo",
+        "games.import_game",
+        "share.share",
+        "tools.trick",
+    }
+)
+#: HTTPS only, for a year, once the app is served over HTTPS (REFEREE_HTTPS=1).
+HSTS = "max-age=31536000"
+RATE_WINDOW = 60
+#: Seconds a client is asked to wait when the sheets are busy.
+SHEET_RETRY_AFTER = 5
+
 #: A strict policy: everything from this origin, no inline script, no framing.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -29,7 +54,7 @@ CONTENT_SECURITY_POLICY = (
 
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
-    from referee.services.pdf import Renderer
+    from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
     from referee.web import catalog, games, main, share, sheets, tools
     from referee.web.format import register_filters
 
@@ -41,6 +66,7 @@ def register(app: Flask) -> None:
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
     app.extensions["pdf_cache"] = LRU[bytes](app.config.get("PDF_CACHE_SIZE", 32))
+    app.extensions["record_cache"] = LRU[str](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
@@ -50,8 +76,26 @@ def register(app: Flask) -> None:
         return {"lang": str(get_locale() or "fr")}
 
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException) -> tuple[str, int]:
-        return render_template("error.html", error=error), error.code or 500
+    def _http_error(error: HTTPException) -> Response:
+        response = Response(render_template("error.html", error=error), error.code or 500)
+        response.content_type = "text/html; charset=utf-8"
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
+
+    @app.errorhandler(RendererBusy)
+    @app.errorhandler(RenderTimeout)
+    def _sheet_unavailable(error: Exception) -> Response:
+        """Sheets beyond the renderer's queue, or one too slow: try again shortly."""
+        if isinstance(error, RendererBusy):
+            message = _("Many score sheets are being drawn right now: try again in a moment.")
+        else:
+            message = _("This score sheet took too long to draw: try again in a moment.")
+        page = render_template("error.html", error=None, message=message)
+        response = Response(page, 503, headers={"Retry-After": str(SHEET_RETRY_AFTER)})
+        response.content_type = "text/html; charset=utf-8"
+        return response
 
     @app.errorhandler(Exception)
     def _server_error(error: Exception) -> tuple[str, int]:  # pragma: no cover - safety net
@@ -72,8 +116,13 @@ def register(app: Flask) -> None:
             return
         category = RATE_CATEGORIES.get(request.endpoint or "", "write")
         limit = app.config["RATE_LIMITS"][category]
-        if not limits.allow(f"{category}:{request.remote_addr}", limit):
-            abort(429)
+        if limits.allow(f"{category}:{request.remote_addr}", limit, RATE_WINDOW):
+            return
+        g.retry_after = RATE_WINDOW - int(time.time()) % RATE_WINDOW
+        if request.endpoint in KEEP_ENTRIES_WHEN_LIMITED:
+            g.rate_limited = True  # the view shows the form again, entries kept
+            return
+        raise TooManyRequests(retry_after=g.retry_after)
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -81,4 +130,10 @@ def register(app: Flask) -> None:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        if app.config.get("SESSION_COOKIE_SECURE"):
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        if request.endpoint in NO_STORE:
+            response.headers["Cache-Control"] = "no-store"
+        if response.status_code == 429 and "retry_after" in g:
+            response.headers["Retry-After"] = str(g.retry_after)
         return response

@@ -13,7 +13,8 @@ from typing import Any
 
 from referee.engine.pitch import VARIANTS
 
-_WHOLE = re.compile(r"^\s*-?\d{1,6}\s*$")
+#: ASCII digits only: Python's int() would also read "٣", "1_0" or "+1".
+_WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*", re.ASCII)
 #: Each count a player enters for a game, with the total a deal holds.
 TOTALS = {"boulmous": {"tricks": 6}, "bombu": {"tricks": 8, "hearts": 8, "queens": 4}}
 BOMBU_COUNTS = {
@@ -30,7 +31,7 @@ def _value(text: str | None) -> Any:
     """A form value for the engine: a whole number when it is one, else the text."""
     if text is None or not text.strip():
         return None
-    return int(text) if _WHOLE.match(text) else text.strip()
+    return int(text) if _WHOLE.fullmatch(text) else text.strip()
 
 
 def _put(deal: dict[str, Any], key: str, text: str | None) -> None:

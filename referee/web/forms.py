@@ -7,15 +7,37 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, StringField
-from wtforms.validators import AnyOf, Length, NumberRange, Optional
+from wtforms import StringField
+from wtforms.validators import AnyOf, Length, Optional, Regexp
 
 from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
 from referee.web.catalog import CURRENCIES, FLAGS
 
 MAX_PLAYERS = 5
+#: A whole number as a form sends it: ASCII digits only (no ²,①, ٣, 1_0 or +1,
+#: which Python's int() would read), short enough to be a count, a seat or a version.
+WHOLE = re.compile(r"[0-9]{1,15}", re.ASCII)
+#: A stake as people type it: digits, a decimal point or comma, two decimals at most.
+STAKE = re.compile(r"[0-9]{1,9}(?:[.,][0-9]{1,2})?", re.ASCII)
+
+
+def whole(text: str | None) -> int | None:
+    """The form value as a whole number, if it is one written in ASCII digits."""
+    if text is None or not WHOLE.fullmatch(text.strip()):
+        return None
+    return int(text.strip())
+
+
+def stake_of(text: str | None) -> str | None:
+    """The stake typed on the form, as the record writes it ("0,50" -> "0.50"); what is
+    not written like money is passed on as typed, for the engine to refuse."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    return text.replace(",", ".") if STAKE.fullmatch(text) else text
 
 
 class NewGameForm(FlaskForm):  # type: ignore[misc]
@@ -26,10 +48,17 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     player2 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
     player3 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
     player4 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
-    first_dealer = IntegerField(default=0, validators=[Optional(), NumberRange(0, MAX_PLAYERS - 1)])
+    first_dealer = StringField(
+        default="0",
+        validators=[Optional(), Regexp(f"^[0-{MAX_PLAYERS - 1}]$", message=_l("Choose a seat."))],
+    )
     stake = StringField(validators=[Optional(), Length(max=12)])
     currency = StringField(default="EUR", validators=[AnyOf(CURRENCIES)])
     place = StringField(validators=[Optional(), Length(max=80)])
+
+    def dealer(self) -> int:
+        """The first dealer's seat (the validator allows only a seat)."""
+        return whole(self.first_dealer.data) or 0
 
     def names(self) -> list[str]:
         """The names given, in seat order, blanks left out."""
@@ -47,7 +76,8 @@ def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
         elif text is None or not text.strip():
             continue
         elif flag.kind == "int" or (flag.name == "points"):
-            rules[flag.name] = int(text) if text.strip().lstrip("-").isdigit() else text
+            number = whole(text)
+            rules[flag.name] = text if number is None else number
         else:
             rules[flag.name] = text
     return rules

@@ -14,6 +14,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -30,6 +31,7 @@ from referee.engine.bombu import Contract as BombuContract
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.records import parse_record
+from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
@@ -38,7 +40,7 @@ from referee.web.catalog import CURRENCIES, FLAGS, default_rules
 from referee.web.chart import chart
 from referee.web.dealforms import deal_from_form, values_from_deal, values_of
 from referee.web.format import signed
-from referee.web.forms import NewGameForm, messages_by_group, rules_from_form
+from referee.web.forms import NewGameForm, messages_by_group, rules_from_form, stake_of, whole
 from referee.web.main import my_tokens, remember
 
 bp = Blueprint("games", __name__)
@@ -78,9 +80,9 @@ def new() -> Page:
             settings = service.Settings(
                 game=key,
                 players=form.names(),
-                first_dealer=form.first_dealer.data or 0,
+                first_dealer=form.dealer(),
                 rules=rules_from_form(key, request.form),
-                stake=(form.stake.data or "").strip().replace(",", ".") or None,
+                stake=stake_of(form.stake.data),
                 currency=form.currency.data,
                 place=(form.place.data or "").strip() or None,
             )
@@ -223,17 +225,36 @@ def deal(token: str) -> Page:
         return _deal_page(game, values, number=number, standings=standings)
     values = values_of(request.form)
     entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    if g.get("rate_limited"):
+        return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
     try:
         if request.form.get("action") == "preview":
             after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
             return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
-        recorded = service.add_deal(game, entered, key=values.get("key") or None)
+        added = service.add_deal(game, entered, key=values.get("key") or None)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
-    if not recorded:
+    except service.Busy:
+        db.session.rollback()
+        message = _("Many phones are writing to this game at once: nothing was recorded yet. "
+                    "Your entries are kept: send them again.")
+        return _deal_page(game, values, number=number, errors={"": [message]}, status=409)
+    except service.KeyOfAnotherGame:
+        values["key"] = uuid.uuid4().hex
+        message = _("This form was opened for another game: check the entries, then record.")
+        return _deal_page(game, values, number=number, errors={"": [message]}, status=409)
+    if added is service.Added.ALREADY:
         flash(_("That deal was already recorded."))
+    elif added is service.Added.UNDONE:
+        flash(_("That deal was recorded, then taken back: it was not recorded again."))
     return redirect(url_for("games.show", token=token) + "#last")
+
+
+def _slow_down() -> dict[str, list[str]]:
+    """The message of a deal form sent past the rate limit: its entries are kept."""
+    return {"": [_("Too many entries from this network in a minute: wait a moment, "
+                   "then send again. Your entries are kept.")]}
 
 
 @bp.post("/g/<token>/preview.json")
@@ -244,7 +265,7 @@ def preview_json(token: str) -> Response:
     """
     game = load(token)
     deals = [d.data for d in game.deals]
-    number = request.args.get("number", type=int) or len(deals) + 1
+    number = whole(request.args.get("number")) or len(deals) + 1
     entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
     if 1 <= number <= len(deals):
         deals[number - 1] = entered
@@ -272,7 +293,18 @@ def edit(token: str, number: int) -> Page:
         return _deal_page(game, values, number=number, editing=True)
     values = values_of(request.form)
     entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
-    version = request.form.get("version", type=int)
+    if g.get("rate_limited"):
+        return _deal_page(
+            game, values, number=number, errors=_slow_down(), editing=True, status=429
+        )
+    version = whole(request.form.get("version"))
+    if version is None:
+        values["version"] = str(game.version)
+        message = _("This correction does not say which state of the game it was made on: "
+                    "check it against the game as it is now, then correct again.")
+        return _deal_page(
+            game, values, number=number, errors={"": [message]}, editing=True, status=409
+        )
     try:
         service.replace_deal(game, number - 1, entered, version)
     except service.StaleVersion:
@@ -295,7 +327,10 @@ def undo(token: str) -> Page:
         last = game.deals[-1].data if game.deals else None
         return render_template("undo.html", game=game, last=last, number=len(game.deals))
     try:
-        if service.undo_last(game, request.form.get("version", type=int)):
+        version = whole(request.form.get("version"))
+        if version is None:
+            raise service.StaleVersion()
+        if service.undo_last(game, version):
             flash(_("Last deal taken back."))
     except service.StaleVersion:
         flash(_("Someone else changed the game meanwhile: nothing was undone."))
@@ -314,7 +349,7 @@ def history(token: str) -> str:
 
 def file_name(game: Game, extension: str) -> str:
     """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
-    words = [game.game, game.created_at.strftime("%Y-%m-%d"), *game.players]
+    words = [game.game, game.day.isoformat(), *game.players]
     ascii_words = [
         unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words
     ]
@@ -326,8 +361,10 @@ def file_name(game: Game, extension: str) -> str:
 def export(token: str) -> Response:
     """Download the game's record (`referee-game/1`)."""
     game = load(token)
+    cache: LRU[str] = current_app.extensions["record_cache"]
+    text = cache.get_or_make((game.uid, game.version), lambda: service.export_json(game))
     return Response(
-        service.export_json(game),
+        text,
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{file_name(game, "json")}"'},
     )

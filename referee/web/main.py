@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
+from urllib.parse import urlsplit
+
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 
 from referee.app import LANGUAGES
@@ -41,10 +44,22 @@ def set_language(code: str) -> Response:
         session["lang"] = code
         session.permanent = True
     target = request.args.get("next", "")
-    # Only a path on this site: never an open redirect.
+    return redirect(target if is_local_path(target) else url_for("main.home"))
+
+
+def is_local_path(target: str) -> bool:
+    """A path of this site, and nothing a browser could read as another host.
+
+    The query string is decoded already; browsers drop tabs and line feeds from a
+    URL and read a backslash as a slash, so `/%09/evil.example` would become
+    `//evil.example`: no control character, space, backslash or `//` at all.
+    """
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = url_for("main.home")
-    return redirect(target)
+        return False
+    if any(unicodedata.category(c)[0] in "CZ" for c in target):
+        return False
+    parts = urlsplit(target)
+    return not parts.scheme and not parts.netloc and not parts.path.startswith("//")
 
 
 @bp.get("/health")

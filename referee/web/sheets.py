@@ -18,6 +18,7 @@ from referee.web.board import build
 from referee.web.cache import LRU
 from referee.web.catalog import FLAGS
 from referee.web.chart import COLOURS
+from referee.web.forms import whole
 from referee.web.games import file_name, game_chart, load
 from referee.web.ledger import ledger_of
 
@@ -141,8 +142,8 @@ def blank_from_form() -> Response | tuple[str, int]:
     counts = GAMES[key].player_counts if key in GAMES else ()
     if len(names) not in counts:
         return _("Fill in the players' names first."), 422
-    first = request.form.get("first_dealer", type=int) or 0
-    points: Any = request.form.get("rule_points", type=int) or 10
+    first = whole(request.form.get("first_dealer")) or 0
+    points: Any = whole(request.form.get("rule_points")) or 10
     html = blank_html(key, names, first % len(names), points, "a4")
     slug = "-".join([key, "blank", *names]).lower()
     return pdf_response(renderer().render(html), _ascii(slug) + ".pdf")

@@ -17,12 +17,13 @@ from referee.web.games import Page, engine_rules, load
 bp = Blueprint("tools", __name__)
 
 
-def judge(game: str, trump: str, cards_text: str, rules: Any) -> dict[str, Any]:
-    """Judge one trick typed as cards in play order; the first card leads."""
+def judge(game: str, trump: str, cards_text: str, rules: Any, players: int) -> dict[str, Any]:
+    """Judge one trick typed as cards in play order; the first card leads. A trick has
+    at most one card per player of this game."""
     texts = cards_text.split()
     if game == "pitch":
         plays = [(seat, pitch.parse_card(text)) for seat, text in enumerate(texts)]
-        result = pitch.judge_trick(plays, Suit(trump), rules, players=5)
+        result = pitch.judge_trick(plays, Suit(trump), rules, players=players)
         return {"winner": result.winner, "points": list(result.points)}
     from referee.engine.cards import parse_cards
 
@@ -42,7 +43,9 @@ def trick(token: str) -> Page:
     values = {"trump": request.form.get("trump", "hearts"), "cards": request.form.get("cards", "")}
     if request.method == "POST":
         try:
-            verdict = judge(game.game, values["trump"], values["cards"][:200], rules)
+            verdict = judge(
+                game.game, values["trump"], values["cards"][:200], rules, len(game.players)
+            )
         except (RulesError, ValueError) as error:
             problems = error.problems if isinstance(error, RulesError) else []
             errors = messages_by_group(problems, None) if problems else {"trump": ["?"]}

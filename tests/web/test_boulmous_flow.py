@@ -290,7 +290,7 @@ def test_two_phones_adding_at_once_both_count(app: Any, client: FlaskClient) -> 
         assert len(game.deals) == 0  # this phone has read the game: no deal yet
         other = app.test_client()
         deal(other, token, passed=1)  # meanwhile another phone records one
-        assert service.add_deal(game, {"passed": True}) is True
+        assert service.add_deal(game, {"passed": True}) is service.Added.RECORDED
         db.session.remove()
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
     assert record["deals"] == [{"passed": True}, {"passed": True}]

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from referee.engine.records import parse_record, score_record
 from tests.web.conftest import new_game
 
-OK = {200, 302, 400, 404, 413, 422, 429}
+OK = {200, 302, 400, 404, 409, 413, 422, 429}
 NASTY = st.one_of(
     st.text(max_size=60),
     st.sampled_from(

@@ -427,7 +427,7 @@ def test_warm_gets_a_first_sheet_ready(app: Flask, monkeypatch: pytest.MonkeyPat
     from referee.web.sheets import warm
 
     drawn: list[str] = []
-    monkeypatch.setattr(pdf, "_warm", drawn.append)
+    monkeypatch.setattr(pdf, "html_to_pdf", lambda html: drawn.append(html) or b"")
     ledger._advances.cache_clear()
     app.jinja_env.cache.clear()  # type: ignore[union-attr]
     warm(app)
