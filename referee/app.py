@@ -142,6 +142,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+def schema_is_current(app: Flask) -> bool:
+    """Whether the database's schema is the latest migration's (read only)."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from referee.extensions import db as database
+
+    with app.app_context(), database.engine.connect() as connection:
+        current = MigrationContext.configure(connection).get_current_heads()
+    heads = ScriptDirectory(str(MIGRATIONS)).get_heads()
+    return set(current) == set(heads)
+
+
 def upgrade_database(app: Flask) -> None:
     """Create or upgrade the schema to the latest migration."""
     from flask_migrate import upgrade

@@ -100,26 +100,68 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
     return 0
 
 
-def backup_command(which: str, folder: str, stdout: TextIO, stderr: TextIO) -> int:
-    """Back the database up to `folder`, or restore it from there (DATABASE_URL applies)."""
+_BACKUP_TEXT: Final = {
+    "written": ("{count} games written to {folder}", "{count} parties écrites dans {folder}"),
+    "not_written": ("{name}: not written: {reason}", "{name} : non écrite : {reason}"),
+    "restored": (
+        "{restored} games restored, {present} already there, {skipped} files skipped",
+        "{restored} parties restaurées, {present} déjà là, {skipped} fichiers écartés",
+    ),
+    "no_folder": ("{folder} is not a folder", "{folder} n'est pas un dossier"),
+    "old_schema": (
+        "the database is not at this version's schema: start `referee serve` once to "
+        "upgrade it, then back up",
+        "la base n'est pas au schéma de cette version : lancez `referee serve` une fois "
+        "pour la mettre à jour, puis sauvegardez",
+    ),
+}
+
+
+def _say(key: str, lang: str, **values: object) -> str:
+    return _BACKUP_TEXT[key][1 if lang == "fr" else 0].format(**values)
+
+
+def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: TextIO) -> int:
+    """Back the database up to `folder`, or restore it from there (DATABASE_URL applies).
+
+    A backup never changes the schema: it refuses a database the migrations have not
+    brought up to date. A restore creates or upgrades the schema first, then reports
+    every file it skipped; it exits 1 when any was skipped or the folder is missing.
+    """
     from pathlib import Path
 
-    from referee.app import create_app
+    from referee.app import create_app, schema_is_current
     from referee.services import backup
 
-    app = create_app()
+    app = create_app({"AUTO_UPGRADE": which == "restore"})
     with app.app_context():
         if which == "backup":
-            print(f"{backup.backup(Path(folder))} games written to {folder}", file=stdout)
-            return 0
+            if not schema_is_current(app):
+                print(_say("old_schema", lang), file=stderr)
+                return INVALID
+            count, failed = backup.backup(Path(folder), lang)
+            for item in failed:
+                print(_say("not_written", lang, name=item.name, reason=item.detail), file=stderr)
+            print(_say("written", lang, count=count, folder=folder), file=stdout)
+            return INVALID if failed else 0
         try:
-            restored, skipped = backup.restore(Path(folder))
-        except RulesError as error:
-            for line in error.messages("en"):
-                print(line, file=stderr)
-            return INVALID
-        print(f"{restored} games restored, {skipped} already there", file=stdout)
-        return 0
+            report = backup.restore(Path(folder), lang)
+        except FileNotFoundError:
+            print(_say("no_folder", lang, folder=folder), file=stderr)
+            return UNREADABLE
+        for item in report.skipped:
+            print(item.message(lang), file=stderr)
+        print(
+            _say(
+                "restored",
+                lang,
+                restored=report.restored,
+                present=report.present,
+                skipped=len(report.skipped),
+            ),
+            file=stdout,
+        )
+        return INVALID if report.skipped else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -225,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return serve_command(args.host, args.port, args.workers, args.threads, sys.stdout)
     if args.command in ("backup", "restore"):
-        return backup_command(args.command, args.folder, sys.stdout, sys.stderr)
+        lang = user_language(args.lang, os.environ)
+        return backup_command(args.command, args.folder, lang, sys.stdout, sys.stderr)
     if args.command == "pdf":
         lang = user_language(args.pdf_lang or args.lang, os.environ)
         return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)

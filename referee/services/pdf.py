@@ -11,6 +11,7 @@ calling process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import multiprocessing
 import threading
@@ -65,7 +66,7 @@ def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child 
     """The renderer process: warm up, then draw each page sent until the pipe closes."""
     try:
         html_to_pdf(warm_up)
-    except Exception:  # noqa: BLE001 - a failed warm-up only costs the first sheet time
+    except Exception:
         pass
     while True:
         try:
@@ -74,7 +75,7 @@ def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child 
             return
         try:
             conn.send((True, html_to_pdf(html)))
-        except Exception as error:  # noqa: BLE001 - sent back to the server, which logs it
+        except Exception as error:
             conn.send((False, repr(error)))
 
 
@@ -124,7 +125,8 @@ class Renderer:
             process.start()
             theirs.close()
             self._process, self._conn = process, ours
-        assert self._conn is not None and self._process is not None
+        assert self._conn is not None
+        assert self._process is not None
         return self._conn, self._process
 
     def _discard(self) -> None:

@@ -237,8 +237,10 @@ def deal(token: str) -> Page:
         return _deal_page(game, values, number=number, errors=errors, status=422)
     except service.Busy:
         db.session.rollback()
-        message = _("Many phones are writing to this game at once: nothing was recorded yet. "
-                    "Your entries are kept: send them again.")
+        message = _(
+            "Many phones are writing to this game at once: nothing was recorded yet. "
+            "Your entries are kept: send them again."
+        )
         return _deal_page(game, values, number=number, errors={"": [message]}, status=409)
     except service.KeyOfAnotherGame:
         values["key"] = uuid.uuid4().hex
@@ -253,8 +255,14 @@ def deal(token: str) -> Page:
 
 def _slow_down() -> dict[str, list[str]]:
     """The message of a deal form sent past the rate limit: its entries are kept."""
-    return {"": [_("Too many entries from this network in a minute: wait a moment, "
-                   "then send again. Your entries are kept.")]}
+    return {
+        "": [
+            _(
+                "Too many entries from this network in a minute: wait a moment, "
+                "then send again. Your entries are kept."
+            )
+        ]
+    }
 
 
 @bp.post("/g/<token>/preview.json")
@@ -300,8 +308,10 @@ def edit(token: str, number: int) -> Page:
     version = whole(request.form.get("version"))
     if version is None:
         values["version"] = str(game.version)
-        message = _("This correction does not say which state of the game it was made on: "
-                    "check it against the game as it is now, then correct again.")
+        message = _(
+            "This correction does not say which state of the game it was made on: "
+            "check it against the game as it is now, then correct again."
+        )
         return _deal_page(
             game, values, number=number, errors={"": [message]}, editing=True, status=409
         )

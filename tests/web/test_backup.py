@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, event, inspect, text
 
 from referee import cli
 from referee.app import create_app
@@ -37,51 +42,225 @@ def play(client: FlaskClient) -> str:
     return token
 
 
+def _fresh(tmp_path: Path, name: str = "fresh.db") -> Flask:
+    return create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}",
+            "SECRET_KEY": "t",
+            "TESTING": True,
+        }
+    )
+
+
 def test_backup_restore_round_trip(
     app: Flask, client: FlaskClient, tmp_path: Path, database: str
 ) -> None:
     token = play(client)
     with app.app_context():
-        assert backup(tmp_path / "one") == 2
+        assert backup(tmp_path / "one") == (2, [])
     assert (tmp_path / "one" / f"{token}.json").exists()
-    fresh = create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.db'}",
-            "SECRET_KEY": "t",
-            "TESTING": True,
-        }
-    )
+    fresh = _fresh(tmp_path)
     with fresh.app_context():
-        assert restore(tmp_path / "one") == (2, 0)
-        assert restore(tmp_path / "one") == (0, 2)  # again: nothing doubled
+        assert restore(tmp_path / "one").restored == 2
+        again = restore(tmp_path / "one")  # again: nothing doubled
+        assert (again.restored, again.present, again.skipped) == (0, 2, [])
         backup(tmp_path / "two")
         db.engine.dispose()
     for path in (tmp_path / "one").iterdir():
-        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name
+        if path.name != "manifest.json":
+            assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes(), path.name
     guest = fresh.test_client()
     page = guest.get(f"/g/{token}/history").get_data(as_text=True)
     assert "<del>" in page  # the undone deal is still in the history
+    record = guest.get(f"/g/{token}/export.json").get_json()
+    assert record["place"] == "Marseille"  # kept by the record itself now
 
 
 def test_restore_into_an_existing_database(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
     play(client)
     with app.app_context():
         backup(tmp_path)
-        assert restore(tmp_path) == (0, 2)
+        report = restore(tmp_path)
+    assert (report.restored, report.present) == (0, 2)
 
 
-def test_restore_refuses_a_bad_record(app: Flask, tmp_path: Path) -> None:
-    (tmp_path / "x.json").write_text('{"format": "nope"}', encoding="utf-8")
-    with app.app_context(), pytest.raises(Exception, match="not supported"):
-        restore(tmp_path)
+def _commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str = "en") -> Any:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setenv("REFEREE_SECRET_KEY", "t")
+
+    def run(which: str, folder: Path) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        status = cli.backup_command(which, str(folder), lang, out, err)
+        return status, out.getvalue(), err.getvalue()
+
+    return run
+
+
+def test_restore_checks_every_file_and_names_each_skipped_one(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = play(client)
+    folder = tmp_path / "b"
+    with app.app_context():
+        backup(folder)
+    (folder / "manifest.json").unlink()  # a folder of files, as an older backup left it
+    bad = {
+        "A" * 24 + ".json": b'{"format": "referee-game/1", "game": "boul',  # truncated
+        "B" * 24 + ".json": b"",  # empty
+        "C" * 24 + ".json": b'{"format": "nope"}',  # wrong format
+        "a.json": (folder / f"{token}.json").read_bytes(),  # not a token of the app
+    }
+    for name, data in bad.items():
+        (folder / name).write_bytes(data)
+    # A good record beside a damaged meta file.
+    (folder / ("D" * 24 + ".json")).write_bytes((folder / f"{token}.json").read_bytes())
+    (folder / ("D" * 24 + ".meta.json")).write_text('{"changes": [{"action": 3}]}')
+    run = _commands(monkeypatch, tmp_path)
+    status, out, err = run("restore", folder)
+    assert status == 1
+    assert "2 games restored" in out  # both good games, despite five bad files
+    lines = err.splitlines()
+    assert len(lines) == 5
+    for name in (*bad, "D" * 24 + ".meta.json"):
+        assert any(line.startswith(name + ": ") for line in lines), name
+    assert "Traceback" not in err
+    assert any("not a game link" in line for line in lines)
+
+
+def test_restore_of_a_missing_folder_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    run = _commands(monkeypatch, tmp_path, "fr")
+    status, _out, err = run("restore", tmp_path / "nowhere")
+    assert status != 0
+    assert "n'est pas un dossier" in err
+
+
+def test_a_revoked_link_never_comes_back(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    token = play(client)
+    with app.app_context():
+        backup(tmp_path / "b")
+    (tmp_path / "old").mkdir()
+    for path in (tmp_path / "b").iterdir():
+        (tmp_path / "old" / path.name).write_bytes(path.read_bytes())
+    client.post(f"/g/{token}/rotate", data={"which": "editor"})
+    with app.app_context():
+        new_token = db.session.scalars(
+            text("SELECT token FROM game WHERE place = 'Marseille'")
+        ).one()
+        backup(tmp_path / "b")  # the same folder: the old link's files go
+        assert not (tmp_path / "b" / f"{token}.json").exists()
+        assert not (tmp_path / "b" / f"{token}.meta.json").exists()
+        assert (tmp_path / "b" / f"{new_token}.json").exists()
+        # The backup taken before the rotation, restored here: the game is there.
+        report = restore(tmp_path / "old")
+        assert (report.restored, report.present, report.skipped) == (0, 2, [])
+    assert client.get(f"/g/{token}").status_code == 404
+    fresh = _fresh(tmp_path)
+    with fresh.app_context():
+        assert restore(tmp_path / "b").restored == 2
+        db.engine.dispose()
+    assert fresh.test_client().get(f"/g/{token}").status_code == 404
+    assert fresh.test_client().get(f"/g/{new_token}").status_code == 200
+
+
+def test_a_crash_mid_backup_leaves_whole_files(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = play(client)
+    folder = tmp_path / "b"
+    with app.app_context():
+        backup(folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    real = os.replace
+    calls = []
+
+    def crash(source: str, target: str) -> None:
+        calls.append(target)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", crash)
+    with app.app_context(), pytest.raises(OSError, match="No space"):
+        backup(folder)
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert set(after) == set(before)  # no temporary file left behind
+    assert all(after.values())  # no empty file
+    for name, data in after.items():
+        assert data in (before[name], (folder / name).read_bytes())
+        json.loads(data)  # every file whole
+
+
+def test_a_backup_is_one_snapshot_while_people_play(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A deal recorded between the backup's reads of games and of their history is
+    in neither: the files agree with each other."""
+    token = play(client)
+    other = app.test_client()
+    fired = []
+
+    def meanwhile(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM change" in statement and not fired:
+            # Another phone, in another thread (its own app context and connection).
+            writer = threading.Thread(
+                target=lambda: fired.append(
+                    other.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+                )
+            )
+            writer.start()
+            writer.join(30)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", meanwhile)
+        try:
+            backup(tmp_path)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", meanwhile)
+    assert [r.status_code for r in fired] == [302]
+    record = json.loads((tmp_path / f"{token}.json").read_text())
+    meta = json.loads((tmp_path / f"{token}.meta.json").read_text())
+    adds = sum(c["action"] == "add" for c in meta["changes"])
+    undos = sum(c["action"] == "undo" for c in meta["changes"])
+    assert len(record["deals"]) == adds - undos == 1
+    assert meta["version"] == adds + undos
+
+
+def test_backup_never_changes_the_schema(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    run = _commands(monkeypatch, tmp_path)
+    status, _out, err = run("backup", tmp_path / "b")
+    assert status == 1
+    assert "referee serve" in err
+    engine = create_engine(f"sqlite:///{tmp_path / 'cli.db'}")
+    with engine.connect() as conn:
+        assert inspect(conn).get_table_names() == []  # nothing was created
+    engine.dispose()
 
 
 def test_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
-    monkeypatch.setenv("REFEREE_SECRET_KEY", "t")
-    out, err = io.StringIO(), io.StringIO()
-    assert cli.backup_command("backup", str(tmp_path / "b"), out, err) == 0
-    assert out.getvalue().startswith("0 games written")
-    (tmp_path / "b" / "bad.json").write_text("[]", encoding="utf-8")
-    assert cli.backup_command("restore", str(tmp_path / "b"), out, err) == 1
-    assert "JSON object" in err.getvalue()
+    run = _commands(monkeypatch, tmp_path)
+    (tmp_path / "empty").mkdir()
+    assert run("restore", tmp_path / "empty")[0] == 0  # nothing to do is no failure
+    status, out, _err = run("backup", tmp_path / "b")
+    assert status == 0
+    assert out.startswith("0 games written")
+    (tmp_path / "b" / "manifest.json").unlink()
+    (tmp_path / "b" / ("X" * 24 + ".json")).write_text("[]", encoding="utf-8")
+    status, _out, err = run("restore", tmp_path / "b")
+    assert status == 1
+    assert "JSON object" in err
+
+
+def test_a_game_the_engine_refuses_does_not_stop_the_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    token = play(client)
+    with app.app_context():
+        db.session.execute(
+            text("UPDATE game SET players = :p WHERE token = :t"),
+            {"p": json.dumps(["\ud800x", "B", "C", "D"]), "t": token},
+        )
+        db.session.commit()
+        count, failed = backup(tmp_path)
+    assert count == 1
+    assert [f.name for f in failed] == [f"{token}.json"]
