@@ -64,10 +64,8 @@ def html_to_pdf(html: str) -> bytes:
 
 def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child process
     """The renderer process: warm up, then draw each page sent until the pipe closes."""
-    try:
+    with contextlib.suppress(Exception):
         html_to_pdf(warm_up)
-    except Exception:
-        pass
     while True:
         try:
             html = conn.recv()
