@@ -9,6 +9,7 @@ import io
 import json
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from referee.engine.records import parse_record, score_record
 from tests.web.conftest import new_game
+from tests.web.fuzz import GOOD_FORMS, mutated_forms, mutated_records
 
 OK = {200, 302, 400, 404, 409, 413, 422, 429}
 NASTY = st.one_of(
@@ -198,3 +200,54 @@ def test_html_in_an_imported_record_is_escaped(client: FlaskClient) -> None:
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "<img src=x" not in page
     assert "&lt;img src=x" in page
+
+
+FUZZ = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@FUZZ
+@given(data=mutated_records())
+def test_mutated_records_are_refused_with_a_message(
+    app: Flask, client: FlaskClient, caplog: pytest.LogCaptureFixture, data: bytes
+) -> None:
+    """A shared example broken in a few places: imported, or refused with a message."""
+    app.config["RATE_LIMITS"] = {}
+    response = client.post(
+        "/import", data={"record": (io.BytesIO(data), "r.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code in (302, 422)
+    if response.status_code == 302:
+        assert client.get(response.headers["Location"]).status_code == 200
+    else:
+        assert 'class="problems"' in response.get_data(as_text=True)
+    assert "unhandled error" not in caplog.text
+
+
+@FUZZ
+@given(game=st.sampled_from(sorted(GOOD_FORMS)), data=st.data())
+def test_mutated_deal_forms(
+    app: Flask, client: FlaskClient, caplog: pytest.LogCaptureFixture, game: str, data: Any
+) -> None:
+    """A deal form that records, broken in a few places, on every deal path."""
+    app.config["RATE_LIMITS"] = {}
+    form = data.draw(mutated_forms(game))
+    token = new_game(client, game, ["A", "B", "C", "D"])
+    for path in (
+        f"/g/{token}/deal",
+        f"/g/{token}/preview.json",
+        f"/g/{token}/deal/1/edit",
+        f"/g/{token}/judge",
+    ):
+        assert client.post(path, data=form).status_code in OK, path
+    assert client.get(f"/g/{token}").status_code == 200
+    assert "unhandled error" not in caplog.text
+
+
+def test_invalid_utf8_in_a_form_is_read_as_replacement_characters(client: FlaskClient) -> None:
+    body = b"game=boulmous&first_dealer=0&currency=EUR&player0=%ED%A0%80x&player1=B"
+    body += b"&player2=C&player3=D"
+    response = client.post("/new", data=body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 302
+    assert client.get(response.headers["Location"]).status_code == 200

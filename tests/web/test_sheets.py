@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +19,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from referee.engine.records import parse_record, score_record, standings_json
-from referee.services.pdf import WARM_UP, Renderer
+from referee.services.pdf import WARM_UP, Renderer, RendererBusy, RenderTimeout
 from tests.conftest import SCREENSHOTS
 from tests.engine.helpers import BOMBU_MANCHE
 from tests.web.conftest import new_game
@@ -368,8 +370,38 @@ def test_renderer_in_its_own_process() -> None:
     try:
         renderer.start()
         assert renderer.render(WARM_UP).startswith(b"%PDF")
+        # A renderer process that dies (killed, out of memory) is replaced.
+        process = renderer._process
+        assert process is not None
+        assert process.pid is not None
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(5)
+        assert renderer.render(WARM_UP).startswith(b"%PDF")
+        assert renderer.restarts == 1
+        assert renderer._process is not process
     finally:
         renderer.stop()
+
+
+def test_a_render_that_times_out_is_stopped() -> None:
+    renderer = Renderer(in_process=False, timeout=0.05)
+    try:
+        with pytest.raises(RenderTimeout):
+            renderer.render(WARM_UP)  # the new process is still warming up
+        assert renderer._process is None  # killed, not left drawing
+        renderer.timeout = 60
+        assert renderer.render(WARM_UP).startswith(b"%PDF")  # and a new one draws
+    finally:
+        renderer.stop()
+
+
+def test_sheets_queue_with_a_bound() -> None:
+    renderer = Renderer(in_process=False, queue=2)
+    renderer._slots.acquire()
+    renderer._slots.acquire()  # two sheets drawn or waiting already
+    with pytest.raises(RendererBusy):
+        renderer.render(WARM_UP)
+    assert renderer._process is None  # refused before anything was started
 
 
 def test_command_line_pdf(tmp_path: Path, examples_dir: Path) -> None:
