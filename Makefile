@@ -41,9 +41,10 @@ unit: install
 
 test: lint typecheck unit
 
-# The database tests again, on a throwaway PostgreSQL server (CI runs this too).
+# The database tests again, on a throwaway PostgreSQL server (CI runs this too), with
+# 16 phones writing to one game through one server and through two sharing it.
 test-postgres: install
-	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web; \
+	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web tests/server/test_contention.py; \
 		status=$$?; bash .ci/postgres.sh stop; exit $$status
 
 # The browser tests and the sheet's picture again, kept in docs/screenshots/.

@@ -92,9 +92,10 @@ def main() -> int:
     seconds = time.perf_counter() - started
     total = sum(statuses.values())
     server_errors = sum(n for status, n in statuses.items() if status >= 500)
-    print(f"{total} requests in {seconds:.0f} s: " + ", ".join(
-        f"{status}: {n}" for status, n in sorted(statuses.items())
-    ))
+    print(
+        f"{total} requests in {seconds:.0f} s: "
+        + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
+    )
     print(f"5xx: {server_errors}; errors logged with a traceback: {tracebacks.count}")
     return 1 if server_errors or tracebacks.count else 0
 

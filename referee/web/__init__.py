@@ -65,8 +65,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(share.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
-    app.extensions["pdf_cache"] = LRU[bytes](app.config.get("PDF_CACHE_SIZE", 32))
-    app.extensions["record_cache"] = LRU[str](app.config.get("RECORD_CACHE_SIZE", 64))
+    app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
+    app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)

@@ -370,13 +370,21 @@ def file_name(game: Game, extension: str) -> str:
 @bp.get("/g/<token>/export.json")
 def export(token: str) -> Response:
     """Download the game's record (`referee-game/1`)."""
-    game = load(token)
-    cache: LRU[str] = current_app.extensions["record_cache"]
-    text = cache.get_or_make((game.uid, game.version), lambda: service.export_json(game))
+    version = service.version_of(token)
+    if version is None:
+        abort(404)
+    cache: LRU[tuple[str, str]] = current_app.extensions["record_cache"]
+
+    def make() -> tuple[str, str]:
+        game = load(token)
+        return service.export_json(game), file_name(game, "json")
+
+    # A hit costs one small query: the game and its deals are read only on a miss.
+    text, name = cache.get_or_make((token, version), make)
     return Response(
         text,
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{file_name(game, "json")}"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

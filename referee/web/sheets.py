@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, get_template_attribute, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    get_template_attribute,
+    request,
+)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -115,13 +123,20 @@ def renderer() -> Renderer:
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str) -> Response:
     """The game's score sheet; rendered once per game version, language and paper size."""
-    game = load(token)
+    version = service.version_of(token)
+    if version is None:
+        abort(404)
     size = request.args.get("size", "a4")
     size = size if size in PAGE_SIZES else "a4"
-    cache: LRU[bytes] = current_app.extensions["pdf_cache"]
-    key = (game.token, game.version, str(get_locale()), size)
-    data = cache.get_or_make(key, lambda: renderer().render(sheet_html(game, size)))
-    return pdf_response(data, file_name(game, "pdf"))
+    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+
+    def make() -> tuple[bytes, str]:
+        game = load(token)
+        return renderer().render(sheet_html(game, size)), file_name(game, "pdf")
+
+    # A hit costs one small query: the game and its deals are read only on a miss.
+    data, name = cache.get_or_make((token, version, str(get_locale()), size), make)
+    return pdf_response(data, name)
 
 
 @bp.get("/g/<token>/blank.pdf")

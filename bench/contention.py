@@ -1,0 +1,125 @@
+"""16 phones entering deals into one game at once: answers, latencies, what is stored.
+
+    .venv/bin/python bench/contention.py                    # SQLite, 1 and 2 servers
+    .venv/bin/python bench/contention.py --postgres URL     # PostgreSQL too
+
+Each server is `referee serve` (2 workers x 4 threads) on a free loopback port;
+with two servers both share the database. 16 writers each GET the deal form and
+POST a deal, as fast as the servers answer, 18 deals each (288 in one game, under
+its 300-deal bound). Reports every status, the POST latencies and whether the
+stored game holds each acknowledged deal once. Bounded: 16 x 18 deals, 180 s at
+most. Figures go to docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[0] = str(ROOT)  # the server helpers of tests/server; not bench/ (http.py)
+
+from tests.server.conftest import Phone, Server, free_port  # noqa: E402
+from tests.server.test_concurrency import as_form, key_of, random_deal, stored  # noqa: E402
+
+WRITERS = 16
+DEALS_EACH = 18
+
+
+def run(database: str, servers: int, label: str) -> bool:
+    folder = Path(tempfile.mkdtemp(prefix="referee-contention-"))
+    running = []
+    for number in range(servers):
+        workdir = folder / f"server{number}"
+        workdir.mkdir()
+        running.append(Server(free_port(), database, workdir))
+    try:
+        for server in running:
+            server.start()
+        host = Phone(running[0].port)
+        token = host.new_game(["Ana", "Bruno", "Chloé", "Driss"], target="999")
+        host.close()
+        statuses: Counter[int] = Counter()
+        latencies: list[float] = []
+        acknowledged: list[str] = []
+        lock = threading.Lock()
+
+        def write(writer: int) -> None:
+            rng = random.Random(writer)
+            phone = Phone(running[writer % servers].port)
+            deadline = time.monotonic() + 180
+            try:
+                for _ in range(DEALS_EACH):
+                    if time.monotonic() > deadline:
+                        return
+                    deal = random_deal(rng)
+                    fields = phone.form(f"/g/{token}/deal")
+                    started = time.perf_counter()
+                    status, _body, _loc = phone.request(
+                        "POST", f"/g/{token}/deal", {**fields, **as_form(deal)}, timeout=60
+                    )
+                    with lock:
+                        latencies.append(time.perf_counter() - started)
+                        statuses[status] += 1
+                        if status == 302:
+                            acknowledged.append(key_of(deal))
+            finally:
+                phone.close()
+
+        began = time.perf_counter()
+        threads = [threading.Thread(target=write, args=(w,)) for w in range(WRITERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=200)
+        seconds = time.perf_counter() - began
+        recorded = [key_of(d) for d in stored(running[0].port, token)]
+        once = Counter(recorded) == Counter(acknowledged)
+        tracebacks = sum((s.workdir / "server.log").read_text().count("Traceback") for s in running)
+        latencies.sort()
+
+        def pct(q: float) -> float:
+            return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
+        errors = sum(n for status, n in statuses.items() if status >= 500)
+        print(
+            f"| {label} | {servers} | {sum(statuses.values())} | {statuses[302]} | "
+            f"{statuses[409]} | {errors} | {pct(0.5):.0f} | {pct(0.95):.0f} | "
+            f"{latencies[-1] * 1000:.0f} | {len(recorded) / seconds:.0f} | "
+            f"{'yes' if once else 'NO'} | {tracebacks} |",
+            flush=True,
+        )
+        return once and errors == 0 and tracebacks == 0
+    finally:
+        for server in running:
+            server.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--postgres", help="a PostgreSQL URL (a scratch database) to try too")
+    args = parser.parse_args()
+    print(
+        "| database | servers | posts | recorded (302) | form back (409) | 5xx | "
+        "p50 ms | p95 ms | max ms | deals/s | each acknowledged deal stored once | "
+        "tracebacks |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    good = True
+    for servers in (1, 2):
+        folder = Path(tempfile.mkdtemp(prefix="referee-contention-db-"))
+        good &= run(f"sqlite:///{folder / 'db.sqlite3'}", servers, "SQLite")
+    if args.postgres:
+        for servers in (1, 2):
+            good &= run(args.postgres, servers, "PostgreSQL")
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
