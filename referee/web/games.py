@@ -231,7 +231,7 @@ def deal(token: str) -> Page:
         if request.form.get("action") == "preview":
             after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
             return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
-        added = service.add_deal(game, entered, key=values.get("key") or None)
+        added = service.add_deal(game, entered, key=form_key(values.get("key")))
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
@@ -251,6 +251,15 @@ def deal(token: str) -> Page:
     elif added is service.Added.UNDONE:
         flash(_("That deal was recorded, then taken back: it was not recorded again."))
     return redirect(url_for("games.show", token=token) + "#last")
+
+
+#: A form key as deal forms carry them (the server's are 32 hex digits).
+FORM_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}", re.ASCII)
+
+
+def form_key(text: str | None) -> str | None:
+    """The form's one-time key, if it is one a form could carry (else none at all)."""
+    return text if text and FORM_KEY.fullmatch(text) else None
 
 
 def _slow_down() -> dict[str, list[str]]:

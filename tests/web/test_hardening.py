@@ -136,7 +136,7 @@ def test_a_deal_that_keeps_losing_races_comes_back_with_its_entries(
     monkeypatch.setattr(service, "_append", lose)
     monkeypatch.setattr(service, "RETRY_FOR", 0.2)
     client.get("/lang/en?next=/")
-    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="k1")
+    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="key-lost-races-1")
     response = client.post(f"/g/{token}/deal", data=form)
     assert response.status_code == 409
     page = response.get_data(as_text=True)
@@ -149,7 +149,7 @@ def test_form_keys_belong_to_their_game(client: FlaskClient) -> None:
     client.get("/lang/en?next=/")
     one = new_game(client, "boulmous", PLAYERS)
     two = new_game(client, "boulmous", PLAYERS)
-    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="shared-key")
+    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="shared-key-of-one")
     assert client.post(f"/g/{one}/deal", data=form).status_code == 302
     response = client.post(f"/g/{two}/deal", data=form)
     assert response.status_code == 409
@@ -157,10 +157,17 @@ def test_form_keys_belong_to_their_game(client: FlaskClient) -> None:
     assert client.get(f"/g/{two}/export.json").get_json()["deals"] == []
 
 
+def test_a_form_key_no_form_carries_is_ignored(client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="9" * 5000)
+    assert client.post(f"/g/{token}/deal", data=form).status_code == 302
+    assert len(client.get(f"/g/{token}/export.json").get_json()["deals"]) == 1
+
+
 def test_a_form_sent_again_after_its_deal_was_undone(client: FlaskClient) -> None:
     client.get("/lang/en?next=/")
     token = new_game(client, "boulmous", PLAYERS)
-    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="k-undo")
+    form = _deal_form(tricks0="1", tricks1="4", tricks2="1", tricks3="0", key="key-undone-form")
     assert client.post(f"/g/{token}/deal", data=form).status_code == 302
     assert client.post(f"/g/{token}/undo", data={"version": "1"}).status_code == 302
     response = client.post(f"/g/{token}/deal", data=form, follow_redirects=True)
@@ -169,7 +176,7 @@ def test_a_form_sent_again_after_its_deal_was_undone(client: FlaskClient) -> Non
     assert "already recorded" not in page
     assert client.get(f"/g/{token}/export.json").get_json()["deals"] == []
     # And a form sent twice while its deal stands is "already recorded".
-    form["key"] = "k-twice"
+    form["key"] = "key-sent-twice-1"
     client.post(f"/g/{token}/deal", data=form)
     page = client.post(f"/g/{token}/deal", data=form, follow_redirects=True).get_data(as_text=True)
     assert "already recorded" in page
