@@ -133,3 +133,34 @@ def test_closed_pipe_stops_quietly() -> None:
     reader.wait()
     assert done.returncode == 0
     assert done.stderr == b""
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"format": "referee-game/1", "first_dealer": ' + "9" * 5000 + "}", "digits"),
+        (
+            json.dumps(boulmous_record([], stake="1E+1000000")),
+            'not an amount like "0.50"',
+        ),
+        ('{"rules": ' + "[" * 980 + "]" * 980 + "}", "nested too deeply"),
+        (json.dumps(boulmous_record([])).replace("Ana", "\\ud800x"), "U+D800"),
+    ],
+    ids=["5000-digits", "exponent-stake", "980-deep", "lone-surrogate"],
+)
+def test_what_json_reads_but_no_record_holds_is_one_line(
+    tmp_path: Path, text: str, words: str
+) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "score", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"LANG": "C.UTF-8", "PATH": ""},
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert words in done.stderr
