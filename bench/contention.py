@@ -14,10 +14,8 @@ most. Figures go to docs/PERFORMANCE.md.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -25,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # the server helpers of tests/server; not bench/ (http.py)
 
-from tests.server.conftest import Phone, Server, free_port  # noqa: E402
+from tests.server.conftest import Phone, Server, free_port, writers_burst  # noqa: E402
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored  # noqa: E402
 
 WRITERS = 16
@@ -45,44 +43,20 @@ def run(database: str, servers: int, label: str) -> bool:
         host = Phone(running[0].port)
         token = host.new_game(["Ana", "Bruno", "Chloé", "Driss"], target="999")
         host.close()
-        statuses: Counter[int] = Counter()
-        latencies: list[float] = []
-        acknowledged: list[str] = []
-        lock = threading.Lock()
-
-        def write(writer: int) -> None:
-            rng = random.Random(writer)
-            phone = Phone(running[writer % servers].port)
-            deadline = time.monotonic() + 180
-            try:
-                for _ in range(DEALS_EACH):
-                    if time.monotonic() > deadline:
-                        return
-                    deal = random_deal(rng)
-                    fields = phone.form(f"/g/{token}/deal")
-                    started = time.perf_counter()
-                    status, _body, _loc = phone.request(
-                        "POST", f"/g/{token}/deal", {**fields, **as_form(deal)}, timeout=60
-                    )
-                    with lock:
-                        latencies.append(time.perf_counter() - started)
-                        statuses[status] += 1
-                        if status == 302:
-                            acknowledged.append(key_of(deal))
-            finally:
-                phone.close()
-
         began = time.perf_counter()
-        threads = [threading.Thread(target=write, args=(w,)) for w in range(WRITERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=200)
+        burst = writers_burst(
+            [server.port for server in running],
+            token,
+            WRITERS,
+            DEALS_EACH,
+            lambda rng: as_form(random_deal(rng)),
+            seconds=180,
+        )
         seconds = time.perf_counter() - began
-        recorded = [key_of(d) for d in stored(running[0].port, token)]
-        once = Counter(recorded) == Counter(acknowledged)
+        statuses, latencies = burst.statuses, sorted(burst.latencies)
+        recorded = [key_of(as_form(d)) for d in stored(running[0].port, token)]
+        once = Counter(recorded) == Counter(key_of(f) for f in burst.acknowledged)
         tracebacks = sum((s.workdir / "server.log").read_text().count("Traceback") for s in running)
-        latencies.sort()
 
         def pct(q: float) -> float:
             return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000

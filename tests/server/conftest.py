@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import http.client
 import os
+import random
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +153,55 @@ class Phone:
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
+
+
+@dataclass
+class Burst:
+    """What `writers_burst` saw: every answer, the POST latencies, the deals acknowledged."""
+
+    statuses: Counter[int] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    acknowledged: list[dict[str, Any]] = field(default_factory=list)
+
+
+def writers_burst(
+    ports: list[int],
+    token: str,
+    writers: int,
+    deals_each: int,
+    deal_of: Callable[[random.Random], dict[str, str]],
+    seconds: float = 120,
+) -> Burst:
+    """`writers` phones (spread over the servers of `ports`) each get the deal form and
+    post a deal, `deals_each` times, as fast as the servers answer; bounded in time."""
+    burst = Burst()
+    lock = threading.Lock()
+
+    def write(writer: int) -> None:
+        rng = random.Random(writer)
+        phone = Phone(ports[writer % len(ports)])
+        deadline = time.monotonic() + seconds
+        try:
+            for _ in range(deals_each):
+                if time.monotonic() > deadline:
+                    return
+                form = deal_of(rng)
+                fields = phone.form(f"/g/{token}/deal")
+                started = time.perf_counter()
+                status, _body, _location = phone.request(
+                    "POST", f"/g/{token}/deal", {**fields, **form}, timeout=60
+                )
+                with lock:
+                    burst.latencies.append(time.perf_counter() - started)
+                    burst.statuses[status] += 1
+                    if status == 302:
+                        burst.acknowledged.append(form)
+        finally:
+            phone.close()
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    return burst

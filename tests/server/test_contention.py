@@ -7,15 +7,12 @@ the answer is never a 5xx, and every deal acknowledged is stored exactly once.
 
 from __future__ import annotations
 
-import random
-import threading
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import Phone, Server, free_port
+from tests.server.conftest import Phone, Server, free_port, writers_burst
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored
 
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -36,39 +33,19 @@ def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> 
         host = Phone(running[0].port)
         token = host.new_game(PLAYERS, target="999")
         host.close()
-        statuses: Counter[int] = Counter()
-        acknowledged: list[str] = []
-        lock = threading.Lock()
-
-        def write(writer: int) -> None:
-            rng = random.Random(writer)
-            phone = Phone(running[writer % servers].port)
-            deadline = time.monotonic() + 120
-            try:
-                for _ in range(DEALS_EACH):
-                    if time.monotonic() > deadline:
-                        break
-                    deal = random_deal(rng)
-                    fields = phone.form(f"/g/{token}/deal")
-                    status, _body, _location = phone.request(
-                        "POST", f"/g/{token}/deal", {**fields, **as_form(deal)}, timeout=60
-                    )
-                    with lock:
-                        statuses[status] += 1
-                        if status == 302:
-                            acknowledged.append(key_of(deal))
-            finally:
-                phone.close()
-
-        threads = [threading.Thread(target=write, args=(w,)) for w in range(WRITERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=180)
+        burst = writers_burst(
+            [server.port for server in running],
+            token,
+            WRITERS,
+            DEALS_EACH,
+            lambda rng: as_form(random_deal(rng)),
+        )
+        statuses = burst.statuses
         assert not any(status >= 500 for status in statuses), statuses
         assert set(statuses) <= {302, 409}, statuses
-        recorded = [key_of(d) for d in stored(running[0].port, token)]
-        assert Counter(recorded) == Counter(acknowledged)  # each acknowledged deal, once
+        recorded = [key_of(as_form(d)) for d in stored(running[0].port, token)]
+        # Each acknowledged deal is stored, once.
+        assert Counter(recorded) == Counter(key_of(f) for f in burst.acknowledged)
         assert statuses[302] >= WRITERS * DEALS_EACH * 0.9
         for server in running:
             log = (server.workdir / "server.log").read_text()

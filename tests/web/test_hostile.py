@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from referee.engine.records import parse_record, score_record
 from tests.web.conftest import new_game
-from tests.web.fuzz import GOOD_FORMS, mutated_forms, mutated_records
+from tests.web.fuzz import FORM_FIELDS, GOOD_FORMS, mutated_forms, mutated_records
 
 OK = {200, 302, 400, 404, 409, 413, 422, 429}
 NASTY = st.one_of(
@@ -43,47 +43,7 @@ NASTY = st.one_of(
     ),
     st.integers(-(10**20), 10**20).map(str),
 )
-FIELDS = [
-    "game",
-    "player0",
-    "player1",
-    "player2",
-    "player3",
-    "player4",
-    "first_dealer",
-    "stake",
-    "currency",
-    "place",
-    "rule_target",
-    "rule_points",
-    "rule_taker_scores",
-    "rule_dirty",
-    "action",
-    "key",
-    "version",
-    "passed",
-    "taker",
-    "bid",
-    "contract",
-    "trump",
-    "bidder",
-    "partner",
-    "bombu",
-    "tricks0",
-    "tricks1",
-    "tricks2",
-    "tricks3",
-    "hearts0",
-    "queens1",
-    "finish0",
-    "finish1",
-    "p_ace",
-    "p_two",
-    "p_off_jack",
-    "which",
-    "cards",
-]
-FORMS = st.dictionaries(st.sampled_from(FIELDS), NASTY, max_size=14)
+FORMS = st.dictionaries(st.sampled_from(FORM_FIELDS), NASTY, max_size=14)
 SETTINGS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
