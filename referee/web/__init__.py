@@ -25,8 +25,8 @@ DEFAULT_RATE_LIMITS = {"write": 600, "import": 30, "create": 60, "preview": 1200
 
 #: Forms sent past the limit come back as they were, entries kept, with a message.
 KEEP_ENTRIES_WHEN_LIMITED = frozenset({"games.deal", "games.edit"})
-#: Pages that show an editor link or carry a form key (or a CSRF token): no cache,
-#: no back-forward copy, may keep them.
+#: Pages that show an editor link or carry a form key (or a CSRF token): no cache and
+#: no back-forward copy may keep them.
 NO_STORE = frozenset(
     {
         "main.home",

@@ -31,7 +31,6 @@ from referee.engine.bombu import Contract as BombuContract
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.records import parse_record
-from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
@@ -236,7 +235,6 @@ def deal(token: str) -> Page:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
     except service.Busy:
-        db.session.rollback()
         message = _(
             "Many phones are writing to this game at once: nothing was recorded yet. "
             "Your entries are kept: send them again."
