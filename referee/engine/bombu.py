@@ -21,6 +21,7 @@ from referee.engine.game import (
     MarkKind,
     Record,
     Standings,
+    alone,
     dealer_problems,
     dump_flags,
 )
@@ -144,6 +145,26 @@ class Bombu:
 
     key: str = "bombu"
     player_counts: tuple[int, ...] = (PLAYERS,)
+    lowest_wins: bool = True  # "Le joueur qui a le moins de points gagne"
+    length: int | None = DEALS
+    manche: int | None = DEALS_PER_MANCHE
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Everyone plays for himself."""
+        return alone(players)
+
+    def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
+        """The contracts deal `number` may be: each manche plays the six once, so those
+        its other deals have not played (under a fixed order, the one of its place)."""
+        start = (number - 1) // DEALS_PER_MANCHE * DEALS_PER_MANCHE
+        others = {
+            deal.contract: index
+            for index, deal in enumerate(record.deals[start : start + DEALS_PER_MANCHE], start + 1)
+            if index != number
+        }
+        if record.rules.contract_order is ContractOrder.FIXED:
+            return (list(Contract)[(number - 1) % DEALS_PER_MANCHE].value,)
+        return tuple(c.value for c in Contract if c not in others)
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
         """Read the flag `contract_order`."""

@@ -29,6 +29,7 @@ from referee.engine.game import (
     MarkKind,
     Record,
     Standings,
+    alone,
     dealer_problems,
     dump_flags,
     with_flags,
@@ -145,6 +146,17 @@ class Boulmous:
 
     key: str = "boulmous"
     player_counts: tuple[int, ...] = (PLAYERS,)
+    lowest_wins: bool = False
+    length: int | None = None  # "le premier à atteindre 21 points"
+    manche: int | None = None
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Everyone plays for himself."""
+        return alone(players)
+
+    def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
+        """A taker names his trump freely: no set of contracts to choose among."""
+        return ()
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
         """Read the flags `target`, `taker_scores`, `failed_taker_keeps_tricks`."""

@@ -86,10 +86,31 @@ class Standings:
 
 
 class Game(Protocol[R, D]):
-    """A game's rules: how to read and write its record, and how to score it."""
+    """A game's rules: how to read and write its record, and how to score it.
+
+    Besides the rules, a game states the facts the table sees: who plays together
+    (`sides`), whether the lowest total leads, how long a full game is and whether
+    its deals come in manches. Code outside the engine asks these; it never tests a
+    game's name.
+    """
 
     key: str
     player_counts: tuple[int, ...]
+    #: Bad points: the lowest total leads (Bombu).
+    lowest_wins: bool
+    #: Deals in a full game when it has a fixed length (Bombu: 24), else None.
+    length: int | None
+    #: Deals in a manche, each with one dealer, when the game has manches, else None.
+    manche: int | None
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together, seat by seat: teams, or each player alone."""
+        ...
+
+    def contracts_for(self, record: Record[R, D], number: int) -> tuple[str, ...]:
+        """The contracts deal `number` (from 1; one past the last: the next deal) may
+        be, where a deal's contract is chosen among a set (Bombu); else empty."""
+        ...
 
     def parse_rules(self, raw: Mapping[str, object]) -> R:
         """Read the house-rule flags (missing ones take their defaults)."""
@@ -114,6 +135,11 @@ class Game(Protocol[R, D]):
     def score(self, record: Record[R, D]) -> Standings:
         """Play the deals in order; raise `RulesError` for the first impossible one."""
         ...
+
+
+def alone(players: int) -> tuple[tuple[int, ...], ...]:
+    """Sides of a game where everyone plays for himself."""
+    return tuple((seat,) for seat in range(players))
 
 
 def dealer_problems(stated: int | None, dealer: int, players: Sequence[str]) -> list[Problem]:

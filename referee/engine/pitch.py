@@ -38,6 +38,7 @@ from referee.engine.game import (
     MarkKind,
     Record,
     Standings,
+    alone,
     dealer_problems,
     dump_flags,
     with_flags,
@@ -217,6 +218,18 @@ class Pitch:
 
     key: str = "pitch"
     player_counts: tuple[int, ...] = (4, 5)
+    lowest_wins: bool = False
+    length: int | None = None  # "La première équipe à atteindre 52 points"
+    manche: int | None = None
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Four-handed, partners sit opposite; five-handed, each plays for himself
+        (a hand's partner changes with the called card)."""
+        return ((0, 2), (1, 3)) if players == 4 else alone(players)
+
+    def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
+        """The bidder names his trump freely: no set of contracts to choose among."""
+        return ()
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
         """Read the flags; a missing one takes its default (10-point, 52 to win)."""

@@ -7,6 +7,7 @@ import time
 from flask import Flask, Response, abort, g, render_template, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from jinja2 import ChoiceLoader
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
@@ -57,6 +58,7 @@ def register(app: Flask) -> None:
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
     from referee.web import catalog, games, main, share, sheets, tools
     from referee.web.format import register_filters
+    from referee.web.homes import HomeTemplates
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
@@ -68,6 +70,8 @@ def register(app: Flask) -> None:
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
+    # A game's templates are the app's (templates/<key>/), or its home's own folder.
+    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
 

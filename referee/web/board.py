@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.models import Game
-
-#: Games where the lowest total leads (bad points).
-LOWEST_WINS = {"bombu"}
 
 
 @dataclass
@@ -55,16 +53,18 @@ def build(game: Game, standings: Standings) -> Board:
                 [(m.kind.value, m.seat) for m in result.marks],
             )
         )
+    rules = GAMES[game.game]
     scores = standings.scores
-    low = game.game in LOWEST_WINS
+    low = rules.lowest_wins
     ranking = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
     best = scores[ranking[0]]
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
-    teams = [(0, 2), (1, 3)] if game.game == "pitch" and players == 4 else None
+    sides = rules.sides(players)
+    teams = list(sides) if any(len(side) > 1 for side in sides) else None
     target = game.rules.get("target")
     needs: list[int | None] = [
         max(target - s, 0) if isinstance(target, int) and not standings.finished else None
         for s in scores
     ]
-    deals_left = 24 - len(rows) if game.game == "bombu" else None
+    deals_left = rules.length - len(rows) if rules.length is not None else None
     return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)

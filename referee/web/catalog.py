@@ -1,100 +1,23 @@
-"""What players read about each game: names, house rules, contracts, suits, point cards.
+"""What players read: contracts, suits, point cards, marks; and each game's home.
 
 The engine names things in the record format's words; this module gives each the
 words a player reads, in French or English (lazy, so the locale is the request's).
+A game's own name, blurb and house rules are its home's (`referee/web/homes/`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
 from referee.engine import GAMES
-
-GAME_NAMES = {
-    "boulmous": _l("Boulmous"),
-    "bombu": _l("Bombu provençal"),
-    "pitch": _l("10-point Pitch"),
-}
-GAME_BLURBS = {
-    "boulmous": _l("4 players, 24 cards, bid 3 to 6 tricks; first to 21."),
-    "bombu": _l("4 players, 32 cards, 24 deals of six penalty contracts; lowest wins."),
-    "pitch": _l("4 players in teams (or 5 alone), bids and moon shots; first to 52."),
-}
+from referee.web.homes import HOMES, Home, home_of, summary
 
 
-@dataclass(frozen=True)
-class Flag:
-    """A house rule as the new-game form shows it."""
-
-    name: str
-    label: Any
-    help: Any
-    kind: str  # "int", "bool" or "choice"
-    choices: tuple[tuple[str, Any], ...] = ()
-    low: int = 1
-    high: int = 999
-
-
-FLAGS: dict[str, tuple[Flag, ...]] = {
-    "boulmous": (
-        Flag("target", _l("Target score"), _l("The game ends when someone reaches it."), "int"),
-        Flag(
-            "taker_scores",
-            _l("A taker who makes the bid scores"),
-            _l("The tricks taken (usual), or the bid itself."),
-            "choice",
-            (("tricks", _l("the tricks taken")), ("bid", _l("the bid"))),
-        ),
-        Flag(
-            "failed_taker_keeps_tricks",
-            _l("A failed taker keeps his tricks"),
-            _l("Off: he loses the bid. On: tricks taken minus the bid."),
-            "bool",
-        ),
-    ),
-    "bombu": (
-        Flag(
-            "contract_order",
-            _l("Order of the contracts"),
-            _l("Each manche plays the six contracts once: in any order, or 1 to 6."),
-            "choice",
-            (("free", _l("any order")), ("fixed", _l("1 to 6"))),
-        ),
-    ),
-    "pitch": (
-        Flag(
-            "points",
-            _l("Point variant"),
-            _l("Which cards count: 10 is the usual game with jokers and the off-jack."),
-            "choice",
-            tuple((str(n), str(n)) for n in (5, 7, 8, 10, 11, 13, 14, 15, 16)),
-        ),
-        Flag("target", _l("Target score"), _l("The first to reach it wins."), "int"),
-        Flag(
-            "bidder_scores",
-            _l("Bidders who make it receive"),
-            _l("The bid (usual), or every point they took."),
-            "choice",
-            (("bid", _l("the bid")), ("points", _l("their points"))),
-        ),
-        Flag(
-            "defenders_score",
-            _l("Defenders score their points"),
-            _l("On (usual): the other side scores the points it took."),
-            "bool",
-        ),
-        Flag("reverse", _l("Upside-down order"), _l("The 2 is highest, the ace lowest."), "bool"),
-        Flag(
-            "dirty",
-            _l("Dirty pitch"),
-            _l("The 2 is won like any card instead of staying with its player."),
-            "bool",
-        ),
-    ),
-}
+def home(game: Any) -> Home:
+    """The home of a game row, or of a game's key (for templates)."""
+    return home_of(game if isinstance(game, str) else game.game)
 
 
 def default_rules(game: str) -> dict[str, Any]:
@@ -159,8 +82,9 @@ CURRENCIES = ("EUR", "CHF", "GBP", "USD", "CAD")
 
 #: What every template may use.
 TEMPLATE_GLOBALS: dict[str, Any] = {
-    "GAME_NAMES": GAME_NAMES,
-    "GAME_BLURBS": GAME_BLURBS,
+    "HOMES": HOMES,
+    "home": home,
+    "deal_summary": summary,
     "SUITS": SUITS,
     "CONTRACTS": CONTRACTS,
     "CONTRACT_HELP": CONTRACT_HELP,

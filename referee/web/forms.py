@@ -14,7 +14,8 @@ from wtforms.validators import AnyOf, Length, Optional, Regexp
 
 from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
-from referee.web.catalog import CURRENCIES, FLAGS
+from referee.web.catalog import CURRENCIES
+from referee.web.homes import home_of
 
 MAX_PLAYERS = 5
 #: A whole number as a form sends it: ASCII digits only (no ²,①, ٣, 1_0 or +1,
@@ -69,7 +70,7 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
 def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     """The house rules as chosen; the engine checks them."""
     rules: dict[str, Any] = {}
-    for flag in FLAGS[game]:
+    for flag in home_of(game).flags:
         text = form.get(f"rule_{flag.name}")
         if flag.kind == "bool":
             rules[flag.name] = text == "on"

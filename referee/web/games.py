@@ -27,7 +27,6 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine import GAMES
-from referee.engine.bombu import Contract as BombuContract
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.records import parse_record
@@ -35,11 +34,12 @@ from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
 from referee.web.cache import LRU, CachedPage
-from referee.web.catalog import CURRENCIES, FLAGS, default_rules
+from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.chart import chart
-from referee.web.dealforms import deal_from_form, values_from_deal, values_of
+from referee.web.dealforms import values_of
 from referee.web.format import signed
 from referee.web.forms import NewGameForm, messages_by_group, rules_from_form, stake_of, whole
+from referee.web.homes import home_of
 from referee.web.main import my_tokens, remember
 
 bp = Blueprint("games", __name__)
@@ -98,7 +98,7 @@ def new() -> Page:
         "new.html",
         key=key,
         form=form,
-        flags=FLAGS[key],
+        flags=home_of(key).flags,
         rules=rules,
         errors=errors,
         names=service.known_names(my_tokens()),
@@ -118,10 +118,10 @@ def game_chart(game: Game, standings: Standings) -> Any:
         for seat, delta in enumerate(result.deltas):
             running[seat] += delta
             totals[seat].append(running[seat])
-    if game.game == "pitch" and len(names) == 4:
-        names = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-        totals = [totals[0], totals[1]]
-    return chart(names, totals, _("Scores over the deals"))
+    # One line per side: partners score alike.
+    sides = GAMES[game.game].sides(len(names))
+    labels = [" & ".join(names[seat] for seat in side) for side in sides]
+    return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
 
 
 def game_page_tag(token: str) -> str:
@@ -176,9 +176,16 @@ def _deal_page(
     standings: Standings | None = None,
 ) -> Page:
     standings = standings or service.standings_of(game)
+    action = (
+        url_for("games.edit", token=game.token, number=number)
+        if editing
+        else url_for("games.deal", token=game.token)
+    )
     page = render_template(
         "deal.html",
         game=game,
+        names=list(game.players),
+        action=action,
         standings=standings,
         rules=engine_rules(game),
         values=values,
@@ -187,7 +194,7 @@ def _deal_page(
         preview=preview,
         editing=editing,
         dealer=_dealer_of(game, standings, number),
-        contracts_left=_contracts_offered(game, standings, number, editing),
+        contracts_left=_contracts_offered(game, number),
     )
     return page, status
 
@@ -198,16 +205,9 @@ def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
     return standings.next_dealer
 
 
-def _contracts_offered(game: Game, standings: Standings, number: int, editing: bool) -> list[str]:
-    """Bombu: the contracts this deal may be (only those left in its manche)."""
-    if game.game != "bombu":
-        return []
-    if not editing:
-        return list(standings.contracts_left or ())
-    start = (number - 1) // 6 * 6
-    played = {d.data["contract"] for d in game.deals[start : start + 6]}
-    current = game.deals[number - 1].data["contract"]
-    return [c.value for c in BombuContract if c.value not in played or c.value == current]
+def _contracts_offered(game: Game, number: int) -> list[str]:
+    """The contracts deal `number` may be, where the game has a set to choose among."""
+    return list(GAMES[game.game].contracts_for(parse_record(service.record_of(game)), number))
 
 
 @bp.route("/g/<token>/deal", methods=["GET", "POST"])
@@ -223,7 +223,7 @@ def deal(token: str) -> Page:
         values = {"key": uuid.uuid4().hex, "contract": request.args.get("contract", "")}
         return _deal_page(game, values, number=number, standings=standings)
     values = values_of(request.form)
-    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
     if g.get("rate_limited"):
         return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
     try:
@@ -281,7 +281,7 @@ def preview_json(token: str) -> Response:
     game = load(token)
     deals = [d.data for d in game.deals]
     number = whole(request.args.get("number")) or len(deals) + 1
-    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
     if 1 <= number <= len(deals):
         deals[number - 1] = entered
     else:
@@ -301,13 +301,13 @@ def edit(token: str, number: int) -> Page:
     if not 1 <= number <= len(game.deals):
         abort(404)
     if request.method == "GET":
-        values = values_from_deal(game.game, game.deals[number - 1].data)
+        values = home_of(game.game).values_from_deal(game.deals[number - 1].data)
         if request.args.get("contract"):
             values["contract"] = request.args["contract"]
         values["version"] = str(game.version)
         return _deal_page(game, values, number=number, editing=True)
     values = values_of(request.form)
-    entered = deal_from_form(game.game, request.form, len(game.players), engine_rules(game))
+    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
     if g.get("rate_limited"):
         return _deal_page(
             game, values, number=number, errors=_slow_down(), editing=True, status=429

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from referee.engine import GAMES
 from referee.web.board import Board, Row
 from referee.web.catalog import MARKS
 from referee.web.format import number, signed
@@ -61,8 +62,8 @@ CONTENT_WIDTH = {
 NUMBER, DEALER, DEALER_MOST = 7, 18, 30
 #: A description column narrower than this on portrait paper turns the page (mm).
 NARROWEST = 60
-#: Deals per block where the game has no manches; a Bombu manche is six deals.
-BLOCK, MANCHE = 5, 6
+#: Deals per block where the game has no manches (a manche is a block of its own).
+BLOCK = 5
 INDENT = "\u2003"  # an em space before a description's further lines
 _SPACES = re.compile(r"[ \t\r\n]+")
 #: A space outside any tag: where a description may break.
@@ -159,7 +160,8 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     """
     game = board.game
     names = list(game.players)
-    bombu = game.game == "bombu"
+    # A game with manches prints a block per manche, its dealer in the block's header.
+    manche = GAMES[game.game].manche
     if board.teams:  # Pitch with partners: partners score alike, one side per team
         sides = [" & ".join(names[seat] for seat in team) for team in board.teams]
         seats = [team[0] for team in board.teams]
@@ -180,7 +182,7 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         return "".join(f" {p.rjust(wide)} {t.rjust(total)} " for p, t in fields)
 
     dealer = min(max(DEALER, max(width(n) for n in names) + PADDING + SLACK), DEALER_MOST)
-    fixed = NUMBER + (0 if bombu else dealer) + PADDING + len(sides) * side_width * MONO
+    fixed = NUMBER + (0 if manche else dealer) + PADDING + len(sides) * side_width * MONO
     landscape = CONTENT_WIDTH[size, False] - fixed < NARROWEST
     room = CONTENT_WIDTH[size, landscape] - fixed - SLACK
 
@@ -209,7 +211,7 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     ]
     numbers = [str(row.number) for row in board.rows]
     dealers = [names[row.dealer] for row in board.rows]
-    step = MANCHE if bombu else BLOCK
+    step = manche or BLOCK
     blocks = [
         Block(
             manche=start // step + 1,

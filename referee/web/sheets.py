@@ -17,17 +17,16 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from referee.engine import GAMES
-from referee.engine.bombu import Contract as BombuContract
-from referee.engine.pitch import VARIANTS
+from referee.engine.errors import RulesError
 from referee.models import Game
 from referee.services import games as service
 from referee.services.pdf import Renderer
 from referee.web.board import build
 from referee.web.cache import LRU
-from referee.web.catalog import FLAGS
 from referee.web.chart import COLOURS
-from referee.web.forms import whole
+from referee.web.forms import rules_from_form, whole
 from referee.web.games import file_name, game_chart, load
+from referee.web.homes import HOMES, home_of
 from referee.web.ledger import ledger_of
 
 bp = Blueprint("sheets", __name__)
@@ -50,30 +49,37 @@ def sheet_html(game: Game, size: str = "a4") -> str:
         board=board,
         ledger=ledger,
         chart=game_chart(game, standings),
-        flags=FLAGS[game.game],
+        flags=home_of(game.game).flags,
         changes=list(game.changes),
         colours=COLOURS,
         page_size=PAGE_SIZES[size] + (" landscape" if ledger.landscape else ""),
     )
 
 
-def blank_html(key: str, names: list[str], first_dealer: int, points: int, size: str) -> str:
-    """A blank sheet for `key` with the players' names filled in."""
+def blank_html(key: str, names: list[str], first_dealer: int, rules: Any, size: str) -> str:
+    """A blank sheet for `key` with the players' names filled in (`rules`: the
+    engine's, which decide the columns of some games, Pitch's point cards)."""
     from flask import render_template
 
-    sides = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"] if len(names) == 4 else names
-    landscape = key == "pitch"
+    this = home_of(key)
     return render_template(
         "pdf/blank.html",
-        key=key,
+        this=this,
         names=names,
         first_dealer=first_dealer,
-        contracts=[c.value for c in BombuContract],
-        point_cards=[c.value for c in VARIANTS.get(points, VARIANTS[10]).points],
-        sides=sides,
-        points=points,
-        page_size=PAGE_SIZES.get(size, "A4") + (" landscape" if landscape else ""),
+        page_size=PAGE_SIZES.get(size, "A4") + (" landscape" if this.blank_landscape else ""),
+        **this.blank_context(names, first_dealer, rules),
     )
+
+
+def blank_rules(key: str, raw: dict[str, Any]) -> Any:
+    """The engine's rules for a blank sheet: those given where they hold, else the
+    game's defaults (a blank sheet refuses nothing)."""
+    engine = GAMES[key]
+    try:
+        return engine.parse_rules(raw)
+    except RulesError:
+        return engine.parse_rules({})
 
 
 def pdf_response(data: bytes, name: str) -> Response:
@@ -85,16 +91,10 @@ def pdf_response(data: bytes, name: str) -> Response:
     )
 
 
-#: A game to warm up with: a deal, a stake, so that a sheet of it uses all a sheet does.
-WARM_GAME: dict[str, Any] = {
-    "format": "referee-game/1",
-    "game": "boulmous",
-    "players": ["Ana", "Bruno", "Chloé", "Driss"],
-    "first_dealer": 0,
-    "rules": {},
-    "stake": "1",
-    "deals": [{"taker": 0, "bid": 3, "contract": "hearts", "tricks": [3, 1, 1, 1]}],
-}
+def warm_game() -> dict[str, Any]:
+    """A game to warm up with (the first home's sample: a deal, a stake), so that a
+    sheet of it uses all a sheet does."""
+    return next(home.sample for home in HOMES.values() if home.sample is not None)
 
 
 def warm(app: Flask) -> None:
@@ -107,7 +107,7 @@ def warm(app: Flask) -> None:
     from referee.app import LANGUAGES
     from referee.engine.records import parse_record
 
-    game = service.transient_game(parse_record(WARM_GAME))
+    game = service.transient_game(parse_record(warm_game()))
     pages = []
     for language in LANGUAGES:
         with app.test_request_context(), force_locale(language):
@@ -143,8 +143,8 @@ def sheet(token: str) -> Response:
 def blank_for_game(token: str) -> Response:
     """A blank sheet for this game's players."""
     game = load(token)
-    points = int(game.rules.get("points", 10))
-    html = blank_html(game.game, list(game.players), game.first_dealer, points, "a4")
+    rules = blank_rules(game.game, dict(game.rules))
+    html = blank_html(game.game, list(game.players), game.first_dealer, rules, "a4")
     return pdf_response(renderer().render(html), "blank-" + file_name(game, "pdf"))
 
 
@@ -158,8 +158,8 @@ def blank_from_form() -> Response | tuple[str, int]:
     if len(names) not in counts:
         return _("Fill in the players' names first."), 422
     first = whole(request.form.get("first_dealer")) or 0
-    points: Any = whole(request.form.get("rule_points")) or 10
-    html = blank_html(key, names, first % len(names), points, "a4")
+    rules = blank_rules(key, rules_from_form(key, request.form))
+    html = blank_html(key, names, first % len(names), rules, "a4")
     slug = "-".join([key, "blank", *names]).lower()
     return pdf_response(renderer().render(html), _ascii(slug) + ".pdf")
 

@@ -3,34 +3,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from referee.engine import bombu, boulmous, pitch
-from referee.engine.cards import Suit
 from referee.engine.errors import RulesError
-from referee.web.catalog import FLAGS
 from referee.web.forms import messages_by_group
 from referee.web.games import Page, engine_rules, load
+from referee.web.homes import home_of
 
 bp = Blueprint("tools", __name__)
-
-
-def judge(game: str, trump: str, cards_text: str, rules: Any, players: int) -> dict[str, Any]:
-    """Judge one trick typed as cards in play order; the first card leads. A trick has
-    at most one card per player of this game."""
-    texts = cards_text.split()
-    if game == "pitch":
-        plays = [(seat, pitch.parse_card(text)) for seat, text in enumerate(texts)]
-        result = pitch.judge_trick(plays, Suit(trump), rules, players=players)
-        return {"winner": result.winner, "points": list(result.points)}
-    from referee.engine.cards import parse_cards
-
-    cards = parse_cards(texts, "trick")
-    if game == "boulmous":
-        return {"winner": boulmous.trick_winner(cards, boulmous.Contract(trump))}
-    return {"winner": bombu.trick_winner(cards)}
 
 
 @bp.route("/g/<token>/judge", methods=["GET", "POST"])
@@ -43,9 +24,8 @@ def trick(token: str) -> Page:
     values = {"trump": request.form.get("trump", "hearts"), "cards": request.form.get("cards", "")}
     if request.method == "POST":
         try:
-            verdict = judge(
-                game.game, values["trump"], values["cards"][:200], rules, len(game.players)
-            )
+            cards = values["cards"][:200].split()
+            verdict = home_of(game.game).judge(values["trump"], cards, rules, len(game.players))
         except (RulesError, ValueError) as error:
             problems = error.problems if isinstance(error, RulesError) else []
             errors = messages_by_group(problems, None) if problems else {"trump": ["?"]}
@@ -61,4 +41,4 @@ def rules_page(token: str) -> str:
     """A short summary of the game's rules, with this table's house rules."""
     game = load(token)
     stake = Decimal(game.stake) if game.stake else None
-    return render_template("rules.html", game=game, flags=FLAGS[game.game], stake=stake)
+    return render_template("rules.html", game=game, flags=home_of(game.game).flags, stake=stake)

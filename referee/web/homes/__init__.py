@@ -1,0 +1,190 @@
+"""Each game's home on the web side, registered beside the engine's `GAMES`.
+
+A home says what the game means to the table's pages: its name and blurb, its
+house rules as the new-game form shows them, how its deal form reads into a deal of
+the record format and back, how a deal reads in one line, what its trick judge
+takes, its blank score sheet. Its templates live in `templates/<key>/` (`deal.html`,
+`summary.html`, `rules.html`, `blank.html`). The rules and the facts stay in the
+engine's game module (`referee/engine/<key>.py`), which the home imports instead of
+restating. Outside the engine's game modules and the homes, no code or template
+tests a game's name: it asks `home_of(key)` (in templates: `home(game)`).
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
+from markupsafe import Markup
+
+from referee.engine import GAMES
+from referee.engine.game import Game
+
+Values = dict[str, str]
+
+#: ASCII digits only: Python's int() would also read "٣", "1_0" or "+1".
+_WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A house rule as the new-game form shows it."""
+
+    name: str
+    label: Any
+    help: Any
+    kind: str  # "int", "bool" or "choice"
+    choices: tuple[tuple[str, Any], ...] = ()
+    low: int = 1
+    high: int = 999
+
+
+def form_value(text: str | None) -> Any:
+    """A form value for the engine: a whole number when it is one, else the text
+    (so that the engine's message quotes it); None for an empty box."""
+    if text is None or not text.strip():
+        return None
+    return int(text) if _WHOLE.fullmatch(text) else text.strip()
+
+
+def put(deal: dict[str, Any], key: str, text: str | None) -> None:
+    """Put a form value in the deal, unless the box was empty (the engine then says
+    that the field is missing)."""
+    value = form_value(text)
+    if value is not None:
+        deal[key] = value
+
+
+def counts(form: Mapping[str, str], name: str, players: int, total: int) -> Any:
+    """One count per player; empty boxes count 0, and a single empty box is filled
+    with what the others leave of the deal's total."""
+    values = [form_value(form.get(f"{name}{seat}")) for seat in range(players)]
+    if all(v is None for v in values):
+        return None
+    empty = [seat for seat, v in enumerate(values) if v is None]
+    known = [v for v in values if isinstance(v, int)]
+    if len(empty) == 1 and len(known) == players - 1 and total - sum(known) >= 0:
+        values[empty[0]] = total - sum(known)
+    return [0 if v is None else v for v in values]
+
+
+class Home(ABC):
+    """A game's home on the web side. Subclass it per game and `register` it."""
+
+    key: ClassVar[str]
+    #: What players call the game, and what it is in one line (lazy strings).
+    name: ClassVar[Any]
+    blurb: ClassVar[Any]
+    #: The house rules the new-game form offers, in its order.
+    flags: ClassVar[tuple[Flag, ...]] = ()
+    #: A line under the seats of the new-game form, if the game needs one.
+    seats_hint: ClassVar[Any] = None
+    #: Trumps the trick judge offers; none: the game has no trump.
+    judge_trumps: ClassVar[tuple[str, ...]] = ()
+    #: A line of help beside the judge's card box, if the game needs one.
+    judge_hint: ClassVar[Any] = None
+    #: The blank sheet is printed across the page.
+    blank_landscape: ClassVar[bool] = False
+    #: A folder of this home's templates outside the app's `templates/` (a game
+    #: added by a plug-in or a test); the app's own homes keep theirs there.
+    template_folder: ClassVar[Path | None] = None
+    #: A short record of the game with a deal and a stake (the sheets warm up on it).
+    sample: ClassVar[dict[str, Any] | None] = None
+
+    @property
+    def engine(self) -> Game[Any, Any]:
+        """The game's rules and facts."""
+        return GAMES[self.key]
+
+    def template(self, part: str) -> str:
+        """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
+        return f"{self.key}/{part}.html"
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together (the engine's fact)."""
+        return self.engine.sides(players)
+
+    @property
+    def seats(self) -> int:
+        """The most players the game takes: the seats of the new-game form."""
+        return max(self.engine.player_counts)
+
+    @abstractmethod
+    def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
+        """The deal the form describes, in the record format's terms. Nothing here
+        decides what is legal: the engine does."""
+
+    def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
+        """The form entries that describe a stored deal (to correct it): lists become
+        one box per seat (`tricks0`…), the rest keep their key."""
+        values: Values = {}
+        for key, value in deal.items():
+            if isinstance(value, list):
+                for index, item in enumerate(value):
+                    values[f"{key}{index}"] = str(item)
+            elif isinstance(value, bool):
+                values[key] = "1" if value else ""
+            else:
+                values[key] = str(value)
+        return values
+
+    def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
+        """Judge one trick typed as cards in play order: `{"winner": index}`, and for a
+        game with point cards `{"points": [(card, index), ...]}`. Raise RulesError or
+        ValueError for what cannot be judged."""
+        raise ValueError("this game has no trick judge")
+
+    def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
+        """What the blank sheet's template needs beyond the names."""
+        return {}
+
+
+HOMES: dict[str, Home] = {}
+
+
+def register(home: Home) -> Home:
+    """Make a game's home known to the app (its engine game must be in `GAMES`)."""
+    if home.key not in GAMES:
+        raise LookupError(f"no engine game {home.key!r} for this home")
+    HOMES[home.key] = home
+    return home
+
+
+def home_of(key: str) -> Home:
+    """The home of the game `key` (KeyError for a game the app does not know)."""
+    return HOMES[key]
+
+
+def summary(game: Any, deal: Mapping[str, Any]) -> Markup:
+    """How a deal reads in one line, in the current language (the game's macro)."""
+    from flask import get_template_attribute
+
+    macro = get_template_attribute(home_of(game.game).template("summary"), "summary")
+    return Markup(macro(game, deal))
+
+
+class HomeTemplates(BaseLoader):
+    """Finds `<key>/<part>.html` in the `template_folder` of a home that has one (a game
+    added from outside the app), whenever it was registered."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Any]:
+        key, _slash, part = template.partition("/")
+        home = HOMES.get(key)
+        if home is None or home.template_folder is None:
+            raise TemplateNotFound(template)
+        return FileSystemLoader(str(home.template_folder)).get_source(environment, part)
+
+
+def _register_own_homes() -> None:
+    from referee.web.homes import bombu, boulmous, pitch
+
+    for module in (boulmous, bombu, pitch):
+        register(module.HOME)
+
+
+_register_own_homes()

@@ -1,0 +1,87 @@
+"""Bombu provençal at the table: a contract chosen first, then its counts.
+
+The rules are `referee/engine/bombu.py`'s; the templates are `templates/bombu/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+
+from referee.engine import bombu
+from referee.engine.bombu import Contract
+from referee.engine.cards import parse_cards
+from referee.web.homes import Flag, Home, counts, form_value, put
+
+#: How many of each count a deal holds.
+TOTALS: dict[str, int] = {"tricks": bombu.TRICKS, "hearts": bombu.HEARTS, "queens": bombu.QUEENS}
+#: The counts each contract asks for, in the form's order (the engine's fields).
+COUNTS: dict[str, tuple[str, ...]] = {
+    c.value: tuple(name for name in TOTALS if name in bombu.CONTRACT_FIELDS[c]) for c in Contract
+}
+
+
+class Bombu(Home):
+    """24 deals of six penalty contracts, capot, Réussite; lowest wins."""
+
+    key: ClassVar[str] = bombu.BOMBU_GAME.key
+    name: ClassVar[Any] = _l("Bombu provençal")
+    blurb: ClassVar[Any] = _l(
+        "4 players, 32 cards, 24 deals of six penalty contracts; lowest wins."
+    )
+    flags: ClassVar[tuple[Flag, ...]] = (
+        Flag(
+            "contract_order",
+            _l("Order of the contracts"),
+            _l("Each manche plays the six contracts once: in any order, or 1 to 6."),
+            "choice",
+            (("free", _l("any order")), ("fixed", _l("1 to 6"))),
+        ),
+    )
+    judge_hint: ClassVar[Any] = _l("No trump: A 10 K Q J 9 8 7, follow suit.")
+    totals: ClassVar[dict[str, int]] = TOTALS
+    counts: ClassVar[dict[str, tuple[str, ...]]] = COUNTS
+    contracts: ClassVar[tuple[str, ...]] = tuple(c.value for c in Contract)
+    #: The contracts whose form asks who took the Bombu (K♥).
+    with_bombu: ClassVar[frozenset[str]] = frozenset(
+        c.value for c in Contract if "bombu" in bombu.CONTRACT_FIELDS[c]
+    )
+    #: The contract whose form asks the order of going out (the Réussite).
+    with_finish: ClassVar[frozenset[str]] = frozenset(
+        c.value for c in Contract if "finish" in bombu.CONTRACT_FIELDS[c]
+    )
+    with_capot: ClassVar[frozenset[str]] = frozenset(c.value for c in Contract if c.allows_capot)
+
+    def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
+        """The contract, and what it counts: tricks, hearts, queens, the Bombu, the
+        order of going out."""
+        contract = form.get("contract", "")
+        deal: dict[str, Any] = {}
+        put(deal, "contract", contract)
+        for name in COUNTS.get(contract, ()):
+            found = counts(form, name, players, TOTALS[name])
+            if found is not None:
+                deal[name] = found
+        if contract in self.with_bombu:
+            put(deal, "bombu", form.get("bombu"))
+        if contract == Contract.REUSSITE:
+            order = [form_value(form.get(f"finish{place}")) for place in range(players)]
+            deal["finish"] = [seat for seat in order if seat is not None]
+        return deal
+
+    def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
+        """No trump: the highest card of the suit led, A 10 K Q J 9 8 7."""
+        return {"winner": bombu.trick_winner(parse_cards(cards, "trick"))}
+
+    def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
+        """A table per manche, each manche's dealer to the right of the last."""
+        manches = bombu.DEALS // bombu.DEALS_PER_MANCHE
+        return {
+            "contracts": self.contracts,
+            "manches": [(m + 1, (first_dealer - m) % len(names)) for m in range(manches)],
+        }
+
+
+HOME = Bombu()

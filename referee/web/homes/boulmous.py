@@ -1,0 +1,92 @@
+"""Boulmous at the table: its deal form, its trick judge, its blank sheet.
+
+The rules are `referee/engine/boulmous.py`'s; the templates are `templates/boulmous/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+
+from referee.engine import boulmous
+from referee.engine.cards import parse_cards
+from referee.web.homes import Flag, Home, Values, counts, form_value, put
+
+
+class Boulmous(Home):
+    """Bids of 3 to 6 tricks, bowers, boîtes, first to 21."""
+
+    key: ClassVar[str] = boulmous.BOULMOUS_GAME.key
+    name: ClassVar[Any] = _l("Boulmous")
+    blurb: ClassVar[Any] = _l("4 players, 24 cards, bid 3 to 6 tricks; first to 21.")
+    flags: ClassVar[tuple[Flag, ...]] = (
+        Flag("target", _l("Target score"), _l("The game ends when someone reaches it."), "int"),
+        Flag(
+            "taker_scores",
+            _l("A taker who makes the bid scores"),
+            _l("The tricks taken (usual), or the bid itself."),
+            "choice",
+            (("tricks", _l("the tricks taken")), ("bid", _l("the bid"))),
+        ),
+        Flag(
+            "failed_taker_keeps_tricks",
+            _l("A failed taker keeps his tricks"),
+            _l("Off: he loses the bid. On: tricks taken minus the bid."),
+            "bool",
+        ),
+    )
+    judge_trumps: ClassVar[tuple[str, ...]] = tuple(c.value for c in boulmous.Contract)
+    #: The bids of the form, lowest first: "boulmous" is the six.
+    bids: ClassVar[tuple[str, ...]] = (
+        *(str(n) for n in range(boulmous.MIN_BID, boulmous.BOULMOUS)),
+        boulmous.BOULMOUS_WORD,
+    )
+    tricks: ClassVar[int] = boulmous.TRICKS
+    sample: ClassVar[dict[str, Any] | None] = {
+        "format": "referee-game/1",
+        "game": boulmous.BOULMOUS_GAME.key,
+        "players": ["Ana", "Bruno", "Chloé", "Driss"],
+        "first_dealer": 0,
+        "rules": {},
+        "stake": "1",
+        "deals": [{"taker": 0, "bid": 3, "contract": "hearts", "tricks": [3, 1, 1, 1]}],
+    }
+
+    def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
+        """A deal everyone passed, or a taker's bid, trump and everyone's tricks, with
+        the optional auction (given only when a call is chosen)."""
+        if form.get("passed"):
+            return {"passed": True}
+        deal: dict[str, Any] = {}
+        put(deal, "taker", form.get("taker"))
+        bid = form.get("bid", "")
+        value = bid if bid == boulmous.BOULMOUS_WORD else form_value(bid)
+        if value is not None:
+            deal["bid"] = value
+        put(deal, "contract", form.get("contract"))
+        tricks = counts(form, "tricks", players, boulmous.TRICKS)
+        if tricks is not None:
+            deal["tricks"] = tricks
+        calls = [form.get(f"call{position}", "") for position in range(players)]
+        if any(calls):
+            deal["auction"] = [
+                c if c in ("pass", boulmous.BOULMOUS_WORD) else form_value(c) for c in calls
+            ]
+        return deal
+
+    def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
+        """The auction's calls are the `call0`… boxes."""
+        values = super().values_from_deal({k: v for k, v in deal.items() if k != "auction"})
+        for position, call in enumerate(deal.get("auction", ())):
+            values[f"call{position}"] = str(call)
+        return values
+
+    def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
+        """The bowers, then the trumps, then the suit led."""
+        played = parse_cards(cards, "trick")
+        return {"winner": boulmous.trick_winner(played, boulmous.Contract(trump))}
+
+
+HOME = Boulmous()

@@ -1,0 +1,121 @@
+"""10-point Pitch at the table: bid, trump, and who won each point card.
+
+The rules are `referee/engine/pitch.py`'s; the templates are `templates/pitch/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+
+from referee.engine import pitch
+from referee.engine.cards import Suit
+from referee.web.homes import Flag, Home, Values, form_value, put
+
+#: The point variants, as the seed lists them.
+VARIANTS = tuple(pitch.VARIANTS)
+
+
+class Pitch(Home):
+    """Teams (or five alone), bids and moon shots, jokers and the off-jack; first to 52."""
+
+    key: ClassVar[str] = pitch.PITCH_GAME.key
+    name: ClassVar[Any] = _l("10-point Pitch")
+    blurb: ClassVar[Any] = _l("4 players in teams (or 5 alone), bids and moon shots; first to 52.")
+    flags: ClassVar[tuple[Flag, ...]] = (
+        Flag(
+            "points",
+            _l("Point variant"),
+            _l("Which cards count: 10 is the usual game with jokers and the off-jack."),
+            "choice",
+            tuple((str(n), str(n)) for n in VARIANTS),
+        ),
+        Flag("target", _l("Target score"), _l("The first to reach it wins."), "int"),
+        Flag(
+            "bidder_scores",
+            _l("Bidders who make it receive"),
+            _l("The bid (usual), or every point they took."),
+            "choice",
+            (("bid", _l("the bid")), ("points", _l("their points"))),
+        ),
+        Flag(
+            "defenders_score",
+            _l("Defenders score their points"),
+            _l("On (usual): the other side scores the points it took."),
+            "bool",
+        ),
+        Flag("reverse", _l("Upside-down order"), _l("The 2 is highest, the ace lowest."), "bool"),
+        Flag(
+            "dirty",
+            _l("Dirty pitch"),
+            _l("The 2 is won like any card instead of staying with its player."),
+            "bool",
+        ),
+    )
+    seats_hint: ClassVar[Any] = _l(
+        "Four players: partners sit opposite (seats 1 and 3 against 2 and 4). Fill in a "
+        "fifth name for the five-handed game."
+    )
+    judge_trumps: ClassVar[tuple[str, ...]] = tuple(s.value for s in Suit)
+    judge_hint: ClassVar[Any] = _l("Jokers: JK+ (high) and JK- (low).")
+    blank_landscape: ClassVar[bool] = True
+    min_bid: ClassVar[int] = pitch.MIN_BID
+
+    def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
+        """The bidder, bid, trump, who won each point card of the variant ("dead":
+        nobody), and five-handed the partner ("alone")."""
+        deal: dict[str, Any] = {}
+        put(deal, "bidder", form.get("bidder"))
+        bid = form.get("bid", "")
+        if bid:
+            deal["bid"] = bid if bid == "moon" else form_value(bid)
+        put(deal, "trump", form.get("trump"))
+        points: dict[str, Any] = {}
+        for card in pitch.VARIANTS[rules.points].points:
+            text = form.get(f"p_{card}", "")
+            if text == "dead":
+                points[card.value] = None
+            elif text:
+                points[card.value] = form_value(text)
+        deal["points"] = points
+        if players == 5:
+            partner = form.get("partner", "")
+            if partner:
+                deal["partner"] = None if partner == "alone" else form_value(partner)
+        return deal
+
+    def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
+        """Point cards are the `p_…` boxes ("dead": nobody); no partner is "alone"."""
+        plain = {k: v for k, v in deal.items() if k not in ("points", "partner", "auction")}
+        values = super().values_from_deal(plain)
+        for card, seat in deal.get("points", {}).items():
+            values[f"p_{card}"] = "dead" if seat is None else str(seat)
+        if "partner" in deal:
+            values["partner"] = "alone" if deal["partner"] is None else str(deal["partner"])
+        for position, call in enumerate(deal.get("auction", ())):
+            values[f"call{position}"] = str(call)
+        return values
+
+    def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
+        """Trumps only; who wins, and who scores each point card (a 2: its player)."""
+        plays = [(seat, pitch.parse_card(text)) for seat, text in enumerate(cards)]
+        result = pitch.judge_trick(plays, Suit(trump), rules, players=players)
+        return {"winner": result.winner, "points": list(result.points)}
+
+    def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
+        """A column per point card of the variant, one per side."""
+        from flask_babel import ngettext
+
+        sides = [" & ".join(names[s] for s in side) for side in self.sides(len(names))]
+        points = rules.variant.total
+        subtitle = ngettext("%(num)d point", "%(num)d points", points) if points != 10 else None
+        return {
+            "point_cards": [c.value for c in rules.variant.points],
+            "sides": sides,
+            "subtitle": subtitle,
+        }
+
+
+HOME = Pitch()

@@ -1,0 +1,135 @@
+"""A fourth game, in the tests only: Tally. Two to four players each write down the
+points they made in a deal; the first to the target (10) wins.
+
+It is registered the way any game would be: its rules beside the engine's `GAMES`,
+its home beside the app's `HOMES`, its templates in its own folder. Nothing under
+`referee/` knows of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.fields import read_counts, read_int, read_object, read_seat
+from referee.engine.game import (
+    DealResult,
+    Mark,
+    MarkKind,
+    Record,
+    Standings,
+    alone,
+    dealer_problems,
+    dump_flags,
+    with_flags,
+)
+from referee.web.homes import Flag, Home, form_value
+
+MOST_POINTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    target: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    points: tuple[int, ...]
+    dealer: int | None = None
+
+
+class Tally:
+    """The rules of Tally: read a deal, add it up, stop at the target."""
+
+    key = "tally"
+    player_counts = (2, 3, 4)
+    lowest_wins = False
+    length = None
+    manche = None
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return alone(players)
+
+    def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
+        return ()
+
+    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
+        problems: list[Problem] = []
+        read_object(raw, frozenset({"target"}), problems)
+        target = read_int(raw, "target", problems, 1, 99, optional=True)
+        check(problems)
+        return with_flags(Rules(), {"target": target})
+
+    def dump_rules(self, rules: Rules) -> dict[str, object]:
+        return dump_flags(rules)
+
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
+        problems: list[Problem] = []
+        obj = read_object(raw, frozenset({"points", "dealer"}), problems)
+        if obj is None:
+            raise RulesError(problems)
+        points = read_counts(obj, "points", len(players), problems, MOST_POINTS)
+        dealer = read_seat(obj, "dealer", len(players), problems, optional=True)
+        check(problems)
+        assert points is not None
+        return Deal(points, dealer)
+
+    def dump_deal(self, deal: Deal) -> dict[str, object]:
+        out: dict[str, object] = {"points": list(deal.points)}
+        if deal.dealer is not None:
+            out["dealer"] = deal.dealer
+        return out
+
+    def score(self, record: Record[Rules, Deal]) -> Standings:
+        count = len(record.players)
+        scores = [0] * count
+        results: list[DealResult] = []
+        problems: list[Problem] = []
+        winners: tuple[int, ...] = ()
+        for number, deal in enumerate(record.deals, start=1):
+            if winners:
+                problems.append(problem("after_win", "deals", won_at=number - 1).at_deal(number))
+                break
+            dealer = (record.first_dealer + number - 1) % count
+            found = dealer_problems(deal.dealer, dealer, record.players)
+            problems.extend(p.at_deal(number) for p in found)
+            scores = [s + p for s, p in zip(scores, deal.points, strict=True)]
+            best = max(scores)
+            marks: tuple[Mark, ...] = ()
+            if best >= record.rules.target:
+                winners = tuple(s for s in range(count) if scores[s] == best)
+                marks = tuple(Mark(MarkKind.WIN, s) for s in winners)
+            results.append(DealResult(deal.points, dealer, marks))
+        check(problems)
+        return Standings(
+            game=self.key,
+            finished=bool(winners),
+            winners=winners,
+            scores=tuple(scores),
+            deals=tuple(results),
+            next_dealer=None if winners else (record.first_dealer + len(results)) % count,
+        )
+
+
+class TallyHome(Home):
+    """Tally at the table: one box of points per player."""
+
+    key: ClassVar[str] = "tally"
+    name: ClassVar[Any] = "Tally"
+    blurb: ClassVar[Any] = "2 to 4 players write down their points; first to 10."
+    flags: ClassVar[tuple[Flag, ...]] = (
+        Flag("target", "Target score", "The first to reach it wins.", "int", high=99),
+    )
+    template_folder: ClassVar[Path | None] = Path(__file__).resolve().parent / "templates"
+
+    def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
+        values = [form_value(form.get(f"points{seat}")) for seat in range(players)]
+        return {"points": [0 if v is None else v for v in values]}
+
+
+TALLY = Tally()
+HOME = TallyHome()

@@ -1,0 +1,84 @@
+"""Each game has one home on the web side; everything else asks it or the engine."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.engine import GAMES
+from referee.web.homes import HOMES
+from tests.web.conftest import new_game
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = re.compile(r"""["']({})["']""".format("|".join(map(re.escape, GAMES))))
+
+
+def _outside_the_homes() -> list[Path]:
+    """Every file of the app but the engine (the place of rules and facts) and the
+    games' homes (referee/web/homes/, templates/<game>/)."""
+    homes = [
+        ROOT / "referee" / "engine",
+        ROOT / "referee" / "web" / "homes",
+        *(ROOT / "templates" / key for key in GAMES),
+    ]
+    files = [*(ROOT / "referee").rglob("*.py"), *(ROOT / "templates").rglob("*.html")]
+    return [path for path in files if not any(home in path.parents for home in homes)]
+
+
+def test_no_code_outside_a_games_homes_tests_its_name() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in _outside_the_homes()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if NAME.search(line)
+    ]
+    assert len(_outside_the_homes()) > 40
+    assert found == []
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_has_its_home_and_templates(app: Flask, key: str) -> None:
+    home = HOMES[key]
+    assert home.engine is GAMES[key]
+    for part in ("deal", "summary", "rules", "blank"):
+        assert app.jinja_env.get_template(home.template(part)) is not None
+
+
+def test_facts_come_from_the_engine() -> None:
+    assert [GAMES[k].lowest_wins for k in ("boulmous", "bombu", "pitch")] == [False, True, False]
+    assert GAMES["bombu"].length == 24
+    assert GAMES["bombu"].manche == 6
+    assert GAMES["pitch"].sides(4) == ((0, 2), (1, 3))
+    assert GAMES["pitch"].sides(5) == ((0,), (1,), (2,), (3,), (4,))
+
+
+def _bombu_deal(client: FlaskClient, token: str, contract: str) -> None:
+    counts = {
+        "no-tricks": {"tricks0": "2", "tricks1": "2", "tricks2": "2", "tricks3": "2"},
+        "no-hearts": {"hearts0": "2", "hearts1": "2", "hearts2": "2", "hearts3": "2"},
+    }[contract]
+    data = {"action": "save", "contract": contract, **counts}
+    assert client.post(f"/g/{token}/deal", data=data).status_code == 302
+
+
+def test_a_correction_under_a_fixed_order_offers_only_its_own_contract(
+    client: FlaskClient,
+) -> None:
+    """The web used to offer every contract its manche had not played, whatever the
+    order; the engine now says which contracts a deal may be."""
+    token = new_game(client, "bombu", ["A", "B", "C", "D"], rule_contract_order="fixed")
+    _bombu_deal(client, token, "no-tricks")
+    _bombu_deal(client, token, "no-hearts")
+    page = client.get(f"/g/{token}/deal/1/edit?contract=no-queens").get_data(as_text=True)
+    assert "?contract=no-tricks" in page  # the choice is offered again: no-queens is not allowed
+    assert "?contract=no-queens" not in page
+    free = new_game(client, "bombu", ["A", "B", "C", "D"])
+    _bombu_deal(client, free, "no-tricks")
+    _bombu_deal(client, free, "no-hearts")
+    page = client.get(f"/g/{free}/deal/1/edit?contract=salad").get_data(as_text=True)
+    assert "Salad" in page or "Salade" in page
+    assert 'name="contract" value="salad"' in page
