@@ -34,7 +34,7 @@ lint: install
 	$(BIN)/ruff format --check referee tests bench translations
 
 typecheck: install
-	$(BIN)/mypy --strict referee/engine
+	$(BIN)/mypy --strict referee
 
 unit: install
 	$(BIN)/pytest --cov --cov-report=term

@@ -11,12 +11,12 @@ from flask import Flask, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
 from referee.web import DEFAULT_RATE_LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-LANGUAGES = ("fr", "en")
 
 
 def database_url(instance_path: str) -> str:

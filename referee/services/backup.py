@@ -21,7 +21,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -196,9 +196,9 @@ def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
                 continue
             documents.append((game.token, _json(record), _json(_meta(game))))
     tokens = [token for token, _record, _meta_text in documents]
-    for token, record, meta in documents:
-        write_atomically(folder / f"{token}.json", record)
-        write_atomically(folder / f"{token}.meta.json", meta)
+    for token, record_text, meta_text in documents:
+        write_atomically(folder / f"{token}.json", record_text)
+        write_atomically(folder / f"{token}.meta.json", meta_text)
     manifest = {"format": BACKUP_FORMAT, "taken_at": _when(datetime.now()), "games": tokens}
     write_atomically(folder / MANIFEST, _json(manifest))
     kept = set(tokens)
@@ -265,7 +265,7 @@ def _read_meta(path: Path) -> dict[str, Any]:
         raise BadMeta(_detail(error)) from None
     if not isinstance(meta, dict):
         raise BadMeta("not a JSON object")
-    checks = {
+    checks: dict[str, Callable[[Any], object]] = {
         "uid": lambda v: isinstance(v, str) and _UID.fullmatch(v),
         "view_token": lambda v: isinstance(v, str) and TOKEN.fullmatch(v),
         "version": lambda v: type(v) is int and 0 <= v < 2**31,

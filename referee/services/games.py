@@ -12,7 +12,7 @@ import random
 import time
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -96,7 +96,8 @@ def game_from_record(record: Record[Any, Any], **fields: Any) -> Game:
         stake=dumped.get("stake"),
         **fields,
     )
-    game.deals = [Deal(position=i, data=d) for i, d in enumerate(dumped["deals"])]
+    deals = cast(list[dict[str, Any]], dumped["deals"])
+    game.deals = [Deal(position=i, data=d) for i, d in enumerate(deals)]
     return game
 
 
@@ -193,7 +194,7 @@ def replay(game: Game, deals: list[dict[str, Any]]) -> tuple[Standings, list[dic
     """Play the game with these deals: its standings, and the deals as the engine
     writes them back (canonical spelling). RulesError if the game cannot be."""
     record = parse_record(record_of(game, deals))
-    canonical: list[dict[str, Any]] = dump_record(record)["deals"]
+    canonical = cast(list[dict[str, Any]], dump_record(record)["deals"])
     return score_record(record), canonical
 
 

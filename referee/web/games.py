@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 import uuid
-from typing import Any
 
 from flask import (
     Blueprint,
@@ -24,7 +21,6 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
@@ -32,33 +28,23 @@ from referee.engine.game import Standings
 from referee.engine.records import parse_record
 from referee.models import Game
 from referee.services import games as service
-from referee.web.board import build
 from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, default_rules
-from referee.web.chart import chart
 from referee.web.dealforms import values_of
 from referee.web.format import signed
 from referee.web.forms import NewGameForm, messages_by_group, rules_from_form, stake_of, whole
 from referee.web.homes import home_of
 from referee.web.main import my_tokens, remember
+from referee.web.pages import (
+    Page,
+    engine_rules,
+    file_name,
+    game_page_tag,
+    load,
+    render_game_page,
+)
 
 bp = Blueprint("games", __name__)
-
-Page = str | tuple[str, int] | BaseResponse
-
-
-def load(token: str) -> Game:
-    """The game of this token, or a 404 that says nothing more."""
-    game = service.find(token)
-    if game is None:
-        abort(404)
-    return game
-
-
-def engine_rules(game: Game) -> Any:
-    """The game's rules as the engine reads them (Pitch's variant decides the form)."""
-    return parse_record(service.record_of(game, [])).rules
-
 
 # --- a new game ----------------------------------------------------------------------
 
@@ -108,36 +94,6 @@ def new() -> Page:
 
 
 # --- the scoreboard ------------------------------------------------------------------
-
-
-def game_chart(game: Game, standings: Standings) -> Any:
-    names = list(game.players)
-    totals: list[list[int]] = [[] for _ in names]
-    running = [0] * len(names)
-    for result in standings.deals:
-        for seat, delta in enumerate(result.deltas):
-            running[seat] += delta
-            totals[seat].append(running[seat])
-    # One line per side: partners score alike.
-    sides = GAMES[game.game].sides(len(names))
-    labels = [" & ".join(names[seat] for seat in side) for side in sides]
-    return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
-
-
-def game_page_tag(token: str) -> str:
-    """A short tag of the address, so that two games' pages never share an entity tag."""
-    return hashlib.blake2s(token.encode(), digest_size=6).hexdigest()
-
-
-def render_game_page(game: Game, spectator: bool = False) -> str:
-    """The scoreboard page; a spectator's has no button that would change anything."""
-    standings = service.standings_of(game)
-    return render_template(
-        "game.html",
-        board=build(game, standings),
-        chart=game_chart(game, standings),
-        spectator=spectator,
-    )
 
 
 @bp.get("/g/<token>")
@@ -362,16 +318,6 @@ def history(token: str) -> str:
 
 
 # --- records -------------------------------------------------------------------------
-
-
-def file_name(game: Game, extension: str) -> str:
-    """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
-    words = [game.game, game.day.isoformat(), *game.players]
-    ascii_words = [
-        unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words
-    ]
-    slug = "-".join(s for s in (re.sub(r"[^a-z0-9]+", "-", w).strip("-") for w in ascii_words) if s)
-    return f"{slug}.{extension}"
 
 
 @bp.get("/g/<token>/export.json")

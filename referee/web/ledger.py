@@ -78,7 +78,7 @@ def _advances() -> dict[int, float]:
     """Each character's advance in DejaVu Sans at FONT_SIZE, in mm (empty: no font file)."""
     for name in FONT_FILES:
         if Path(name).exists():
-            from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+            from fontTools.ttLib import TTFont
 
             font = TTFont(name, lazy=True)
             try:

@@ -6,8 +6,9 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
-from referee.app import LANGUAGES
+from referee.engine.messages import LANGUAGES
 from referee.services import games as service
 
 bp = Blueprint("main", __name__)
@@ -38,7 +39,7 @@ def home() -> str:
 
 
 @bp.get("/lang/<code>")
-def set_language(code: str) -> Response:
+def set_language(code: str) -> BaseResponse:
     """Switch the language (a plain link: a preference, nothing to protect); go back."""
     if code in LANGUAGES:
         session["lang"] = code

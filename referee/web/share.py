@@ -22,8 +22,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
 from referee.web.cache import LRU, CachedPage
-from referee.web.games import game_page_tag, load, render_game_page
 from referee.web.main import remember
+from referee.web.pages import game_page_tag, load, render_game_page
 
 bp = Blueprint("share", __name__)
 

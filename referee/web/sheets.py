@@ -25,9 +25,9 @@ from referee.web.board import build
 from referee.web.cache import LRU
 from referee.web.chart import COLOURS
 from referee.web.forms import rules_from_form, whole
-from referee.web.games import file_name, game_chart, load
 from referee.web.homes import HOMES, home_of
 from referee.web.ledger import ledger_of
+from referee.web.pages import file_name, game_chart, load
 
 bp = Blueprint("sheets", __name__)
 
@@ -104,7 +104,7 @@ def warm(app: Flask) -> None:
     renderer, WeasyPrint loaded by drawing one of those sheets."""
     from flask_babel import force_locale
 
-    from referee.app import LANGUAGES
+    from referee.engine.messages import LANGUAGES
     from referee.engine.records import parse_record
 
     game = service.transient_game(parse_record(warm_game()))

@@ -8,8 +8,8 @@ from flask import Blueprint, render_template, request
 
 from referee.engine.errors import RulesError
 from referee.web.forms import messages_by_group
-from referee.web.games import Page, engine_rules, load
 from referee.web.homes import home_of
+from referee.web.pages import Page, engine_rules, load
 
 bp = Blueprint("tools", __name__)
 

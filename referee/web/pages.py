@@ -1,0 +1,77 @@
+"""What the game pages share: finding a game, its rules, its chart, its page, its
+file name. The blueprints (games, tools, sheets, share) import from here, never from
+each other."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from typing import Any
+
+from flask import abort, render_template
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.engine import GAMES
+from referee.engine.game import Standings
+from referee.engine.records import parse_record
+from referee.models import Game
+from referee.services import games as service
+from referee.web.board import build
+from referee.web.chart import chart
+
+Page = str | tuple[str, int] | BaseResponse
+
+
+def load(token: str) -> Game:
+    """The game of this token, or a 404 that says nothing more."""
+    game = service.find(token)
+    if game is None:
+        abort(404)
+    return game
+
+
+def engine_rules(game: Game) -> Any:
+    """The game's rules as the engine reads them (Pitch's variant decides the form)."""
+    return parse_record(service.record_of(game, [])).rules
+
+
+def game_chart(game: Game, standings: Standings) -> Any:
+    names = list(game.players)
+    totals: list[list[int]] = [[] for _ in names]
+    running = [0] * len(names)
+    for result in standings.deals:
+        for seat, delta in enumerate(result.deltas):
+            running[seat] += delta
+            totals[seat].append(running[seat])
+    # One line per side: partners score alike.
+    sides = GAMES[game.game].sides(len(names))
+    labels = [" & ".join(names[seat] for seat in side) for side in sides]
+    return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
+
+
+def game_page_tag(token: str) -> str:
+    """A short tag of the address, so that two games' pages never share an entity tag."""
+    return hashlib.blake2s(token.encode(), digest_size=6).hexdigest()
+
+
+def render_game_page(game: Game, spectator: bool = False) -> str:
+    """The scoreboard page; a spectator's has no button that would change anything."""
+    standings = service.standings_of(game)
+    return render_template(
+        "game.html",
+        board=build(game, standings),
+        chart=game_chart(game, standings),
+        spectator=spectator,
+    )
+
+
+def file_name(game: Game, extension: str) -> str:
+    """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
+    words = [game.game, game.day.isoformat(), *game.players]
+    ascii_words = [
+        unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words
+    ]
+    slug = "-".join(s for s in (re.sub(r"[^a-z0-9]+", "-", w).strip("-") for w in ascii_words) if s)
+    return f"{slug}.{extension}"
