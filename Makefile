@@ -24,7 +24,7 @@ $(MO): $(PO) $(STAMP)
 
 # After changing a user-facing string: extract, fill the French, compile.
 translations: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k N_ --no-location --sort-output \
 		-o translations/messages.pot .
 	$(BIN)/python translations/french.py
 	$(BIN)/pybabel -q compile -d translations -D messages

@@ -15,6 +15,7 @@ from typing import Final
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
+from referee.engine.flags import N_, Flag, parse_flags
 from referee.engine.game import (
     DealResult,
     Mark,
@@ -93,6 +94,17 @@ class Rules:
     contract_order: ContractOrder = ContractOrder.FREE
 
 
+#: The house rule (RULINGS.md), its default in `Rules`.
+FLAGS: Final = (
+    Flag(
+        "contract_order",
+        N_("Order of the contracts"),
+        N_("Each manche plays the six contracts once: in any order, or 1 to 6."),
+        "RULINGS.md: each manche's six contracts in any order; `fixed`: 1 to 6",
+        choices={"free": N_("any order"), "fixed": N_("1 to 6")},
+    ),
+)
+
 #: The fields each contract is entered with (beside `contract` and `dealer`).
 CONTRACT_FIELDS: Final[dict[Contract, frozenset[str]]] = {
     Contract.NO_TRICKS: frozenset({"tricks"}),
@@ -145,6 +157,7 @@ class Bombu:
 
     key: str = "bombu"
     player_counts: tuple[int, ...] = (PLAYERS,)
+    flags: tuple[Flag, ...] = FLAGS
     lowest_wins: bool = True  # "Le joueur qui a le moins de points gagne"
     length: int | None = DEALS
     manche: int | None = DEALS_PER_MANCHE
@@ -167,12 +180,8 @@ class Bombu:
         return tuple(c.value for c in Contract if c not in others)
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
-        """Read the flag `contract_order`."""
-        problems: list[Problem] = []
-        read_object(raw, frozenset({"contract_order"}), problems)
-        order = read_choice(raw, "contract_order", ContractOrder, problems, optional=True)
-        check(problems)
-        return Rules(order or ContractOrder.FREE)
+        """Read the flag of `FLAGS` (missing: its default)."""
+        return parse_flags(FLAGS, Rules(), raw)
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         """Write the flag."""

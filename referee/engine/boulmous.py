@@ -16,13 +16,12 @@ from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
     is_int,
-    read_bool,
     read_choice,
     read_counts,
-    read_int,
     read_object,
     read_seat,
 )
+from referee.engine.flags import N_, Flag, parse_flags
 from referee.engine.game import (
     DealResult,
     Mark,
@@ -32,7 +31,6 @@ from referee.engine.game import (
     alone,
     dealer_problems,
     dump_flags,
-    with_flags,
 )
 from referee.engine.settlement import Payment, settle
 
@@ -111,7 +109,30 @@ Deal = Played | Passed
 
 _PLAYED_FIELDS: Final = frozenset({"taker", "bid", "contract", "tricks", "auction", "dealer"})
 _PASSED_FIELDS: Final = frozenset({"passed", "auction", "dealer"})
-_RULE_FIELDS: Final = frozenset({"target", "taker_scores", "failed_taker_keeps_tricks"})
+#: The house rules (RULINGS.md), their defaults in `Rules`.
+FLAGS: Final = (
+    Flag(
+        "target",
+        N_("Target score"),
+        N_("The game ends when someone reaches it."),
+        "« Le but du jeu est d'être le premier à atteindre 21 points. »",
+        1,
+        MAX_TARGET,
+    ),
+    Flag(
+        "taker_scores",
+        N_("A taker who makes the bid scores"),
+        N_("The tricks taken (usual), or the bid itself."),
+        "RULINGS.md: a taker who makes his bid scores his tricks; `bid`: the bid",
+        choices={"tricks": N_("the tricks taken"), "bid": N_("the bid")},
+    ),
+    Flag(
+        "failed_taker_keeps_tricks",
+        N_("A failed taker keeps his tricks"),
+        N_("Off: he loses the bid. On: tricks taken minus the bid."),
+        "RULINGS.md: a failed taker loses his bid; on, tricks taken minus the bid",
+    ),
+)
 
 
 # --- reading and writing the record ------------------------------------------------
@@ -146,6 +167,7 @@ class Boulmous:
 
     key: str = "boulmous"
     player_counts: tuple[int, ...] = (PLAYERS,)
+    flags: tuple[Flag, ...] = FLAGS
     lowest_wins: bool = False
     length: int | None = None  # "le premier à atteindre 21 points"
     manche: int | None = None
@@ -159,18 +181,8 @@ class Boulmous:
         return ()
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
-        """Read the flags `target`, `taker_scores`, `failed_taker_keeps_tricks`."""
-        problems: list[Problem] = []
-        read_object(raw, _RULE_FIELDS, problems)
-        given = {
-            "target": read_int(raw, "target", problems, 1, MAX_TARGET, optional=True),
-            "taker_scores": read_choice(raw, "taker_scores", TakerScores, problems, optional=True),
-            "failed_taker_keeps_tricks": read_bool(
-                raw, "failed_taker_keeps_tricks", problems, optional=True
-            ),
-        }
-        check(problems)
-        return with_flags(Rules(), given)
+        """Read the flags of `FLAGS` (a missing one takes its default)."""
+        return parse_flags(FLAGS, Rules(), raw)
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         """Write all three flags."""

@@ -15,6 +15,7 @@ from enum import Enum, StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from referee.engine.errors import Problem, problem
+from referee.engine.flags import Flag
 from referee.engine.settlement import Money
 
 R = TypeVar("R")
@@ -96,6 +97,8 @@ class Game(Protocol[R, D]):
 
     key: str
     player_counts: tuple[int, ...]
+    #: The house rules, declared once (`referee.engine.flags`).
+    flags: tuple[Flag, ...]
     #: Bad points: the lowest total leads (Bombu).
     lowest_wins: bool
     #: Deals in a full game when it has a fixed length (Bombu: 24), else None.

@@ -25,13 +25,12 @@ from referee.engine.cards import Card, Rank, Suit
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
     is_int,
-    read_bool,
     read_choice,
-    read_int,
     read_object,
     read_seat,
     seat_value,
 )
+from referee.engine.flags import N_, Flag, read_flags
 from referee.engine.game import (
     DealResult,
     Mark,
@@ -181,8 +180,50 @@ class Deal:
 _DEAL_FIELDS: Final = frozenset(
     {"bidder", "bid", "trump", "points", "partner", "auction", "dealer"}
 )
-_RULE_FIELDS: Final = frozenset(
-    {"points", "bidder_scores", "defenders_score", "target", "reverse", "dirty"}
+#: The house rules (RULINGS.md), their defaults in `Rules`.
+FLAGS: Final = (
+    Flag(
+        "points",
+        N_("Point variant"),
+        N_("Which cards count: 10 is the usual game with jokers and the off-jack."),
+        "« Variations de points » : 5, 7, 8, 10, 11, 13, 14, 15, 16",
+        5,
+        16,
+        numbers=tuple(VARIANTS),
+    ),
+    Flag(
+        "target",
+        N_("Target score"),
+        N_("The first to reach it wins."),
+        "« La première équipe à atteindre 52 points est déclarée gagnante. »",
+        1,
+        MAX_TARGET,
+    ),
+    Flag(
+        "bidder_scores",
+        N_("Bidders who make it receive"),
+        N_("The bid (usual), or every point they took."),
+        "RULINGS.md: bidders who make it score their bid; `points`: every point taken",
+        choices={"bid": N_("the bid"), "points": N_("their points")},
+    ),
+    Flag(
+        "defenders_score",
+        N_("Defenders score their points"),
+        N_("On (usual): the other side scores the points it took."),
+        "RULINGS.md: the defenders score the points they took",
+    ),
+    Flag(
+        "reverse",
+        N_("Upside-down order"),
+        N_("The 2 is highest, the ace lowest."),
+        "« Dans la hiérarchie inverse, ... Le deux est la carte la plus puissante »",
+    ),
+    Flag(
+        "dirty",
+        N_("Dirty pitch"),
+        N_("The 2 is won like any card instead of staying with its player."),
+        "« Dans un pas sale, les deux ne sont pas un point automatique. »",
+    ),
 )
 
 
@@ -218,6 +259,7 @@ class Pitch:
 
     key: str = "pitch"
     player_counts: tuple[int, ...] = (4, 5)
+    flags: tuple[Flag, ...] = FLAGS
     lowest_wins: bool = False
     length: int | None = None  # "La première équipe à atteindre 52 points"
     manche: int | None = None
@@ -234,22 +276,12 @@ class Pitch:
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
         """Read the flags; a missing one takes its default (10-point, 52 to win)."""
         problems: list[Problem] = []
-        read_object(raw, _RULE_FIELDS, problems)
-        points = read_int(raw, "points", problems, 5, 16, optional=True)
+        given = read_flags(FLAGS, Rules(), raw, problems)
+        points = given["points"]
         if points is not None and points not in VARIANTS:
             problems.append(
                 problem("pitch_variant", "points", value=points, variants=_variant_list())
             )
-        given = {
-            "points": points,
-            "bidder_scores": read_choice(
-                raw, "bidder_scores", BidderScores, problems, optional=True
-            ),
-            "defenders_score": read_bool(raw, "defenders_score", problems, optional=True),
-            "target": read_int(raw, "target", problems, 1, MAX_TARGET, optional=True),
-            "reverse": read_bool(raw, "reverse", problems, optional=True),
-            "dirty": read_bool(raw, "dirty", problems, optional=True),
-        }
         check(problems)
         return with_flags(Rules(), given)
 

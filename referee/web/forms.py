@@ -76,7 +76,7 @@ def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
             rules[flag.name] = text == "on"
         elif text is None or not text.strip():
             continue
-        elif flag.kind == "int" or (flag.name == "points"):
+        elif flag.kind == "int" or all(value.isdigit() for value, _words in flag.choices):
             number = whole(text)
             rules[flag.name] = text if number is None else number
         else:

@@ -82,3 +82,32 @@ def test_a_correction_under_a_fixed_order_offers_only_its_own_contract(
     page = client.get(f"/g/{free}/deal/1/edit?contract=salad").get_data(as_text=True)
     assert "Salad" in page or "Salade" in page
     assert 'name="contract" value="salad"' in page
+
+
+def _french() -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        return {str(m.id): str(m.string) for m in read_po(handle) if m.id and m.string}
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_flag_has_its_words_in_both_languages_and_its_rule(key: str) -> None:
+    """A flag is declared once, in the engine; the form, the rules page and the sheet
+    read it. It needs its words in French and a line in docs/RULES.md."""
+    french = _french()
+    rules_md = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    for flag in GAMES[key].flags:
+        for words in (flag.label, flag.help, *flag.choices.values()):
+            assert french.get(words), f"{key}.{flag.name}: no French for {words!r}"
+        assert f"`{flag.name}`" in rules_md, f"{key}.{flag.name} is not in docs/RULES.md"
+        assert flag.rule
+
+
+def test_the_form_offers_the_engines_flags(client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    page = client.get("/new?game=pitch").get_data(as_text=True)
+    for flag in GAMES["pitch"].flags:
+        assert f'name="rule_{flag.name}"' in page
+    assert "Hiérarchie inverse" in page

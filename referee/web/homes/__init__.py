@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from flask_babel import lazy_gettext
 from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
 from markupsafe import Markup
 
 from referee.engine import GAMES
+from referee.engine import flags as engine_flags
 from referee.engine.game import Game
 
 Values = dict[str, str]
@@ -33,7 +35,8 @@ _WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*", re.ASCII)
 
 @dataclass(frozen=True)
 class Flag:
-    """A house rule as the new-game form shows it."""
+    """A house rule as the new-game form shows it, in the player's words (derived
+    from the engine's declaration, `referee.engine.flags.Flag`)."""
 
     name: str
     label: Any
@@ -73,6 +76,24 @@ def counts(form: Mapping[str, str], name: str, players: int, total: int) -> Any:
     return [0 if v is None else v for v in values]
 
 
+def shown(flag: engine_flags.Flag, default: object) -> Flag:
+    """An engine flag as the form shows it: its words translated when they are read."""
+    kind = engine_flags.kind_of(flag, default)
+    if flag.numbers:
+        choices: tuple[tuple[str, Any], ...] = tuple((str(n), str(n)) for n in flag.numbers)
+    else:
+        choices = tuple((value, lazy_gettext(words)) for value, words in flag.choices.items())
+    return Flag(
+        flag.name,
+        lazy_gettext(flag.label),
+        lazy_gettext(flag.help),
+        kind,
+        choices,
+        flag.low,
+        flag.high,
+    )
+
+
 class Home(ABC):
     """A game's home on the web side. Subclass it per game and `register` it."""
 
@@ -80,8 +101,6 @@ class Home(ABC):
     #: What players call the game, and what it is in one line (lazy strings).
     name: ClassVar[Any]
     blurb: ClassVar[Any]
-    #: The house rules the new-game form offers, in its order.
-    flags: ClassVar[tuple[Flag, ...]] = ()
     #: A line under the seats of the new-game form, if the game needs one.
     seats_hint: ClassVar[Any] = None
     #: Trumps the trick judge offers; none: the game has no trump.
@@ -104,6 +123,12 @@ class Home(ABC):
     def template(self, part: str) -> str:
         """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
         return f"{self.key}/{part}.html"
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """The house rules the new-game form offers, in the engine's order and words."""
+        defaults = self.engine.parse_rules({})
+        return tuple(shown(flag, getattr(defaults, flag.name)) for flag in self.engine.flags)
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together (the engine's fact)."""

@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from referee.engine import bombu
 from referee.engine.bombu import Contract
 from referee.engine.cards import parse_cards
-from referee.web.homes import Flag, Home, counts, form_value, put
+from referee.web.homes import Home, counts, form_value, put
 
 #: How many of each count a deal holds.
 TOTALS: dict[str, int] = {"tricks": bombu.TRICKS, "hearts": bombu.HEARTS, "queens": bombu.QUEENS}
@@ -30,15 +30,6 @@ class Bombu(Home):
     name: ClassVar[Any] = _l("Bombu provençal")
     blurb: ClassVar[Any] = _l(
         "4 players, 32 cards, 24 deals of six penalty contracts; lowest wins."
-    )
-    flags: ClassVar[tuple[Flag, ...]] = (
-        Flag(
-            "contract_order",
-            _l("Order of the contracts"),
-            _l("Each manche plays the six contracts once: in any order, or 1 to 6."),
-            "choice",
-            (("free", _l("any order")), ("fixed", _l("1 to 6"))),
-        ),
     )
     judge_hint: ClassVar[Any] = _l("No trump: A 10 K Q J 9 8 7, follow suit.")
     totals: ClassVar[dict[str, int]] = TOTALS

@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 
 from referee.engine import boulmous
 from referee.engine.cards import parse_cards
-from referee.web.homes import Flag, Home, Values, counts, form_value, put
+from referee.web.homes import Home, Values, counts, form_value, put
 
 
 class Boulmous(Home):
@@ -21,22 +21,6 @@ class Boulmous(Home):
     key: ClassVar[str] = boulmous.BOULMOUS_GAME.key
     name: ClassVar[Any] = _l("Boulmous")
     blurb: ClassVar[Any] = _l("4 players, 24 cards, bid 3 to 6 tricks; first to 21.")
-    flags: ClassVar[tuple[Flag, ...]] = (
-        Flag("target", _l("Target score"), _l("The game ends when someone reaches it."), "int"),
-        Flag(
-            "taker_scores",
-            _l("A taker who makes the bid scores"),
-            _l("The tricks taken (usual), or the bid itself."),
-            "choice",
-            (("tricks", _l("the tricks taken")), ("bid", _l("the bid"))),
-        ),
-        Flag(
-            "failed_taker_keeps_tricks",
-            _l("A failed taker keeps his tricks"),
-            _l("Off: he loses the bid. On: tricks taken minus the bid."),
-            "bool",
-        ),
-    )
     judge_trumps: ClassVar[tuple[str, ...]] = tuple(c.value for c in boulmous.Contract)
     #: The bids of the form, lowest first: "boulmous" is the six.
     bids: ClassVar[tuple[str, ...]] = (

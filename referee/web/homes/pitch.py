@@ -12,10 +12,7 @@ from flask_babel import lazy_gettext as _l
 
 from referee.engine import pitch
 from referee.engine.cards import Suit
-from referee.web.homes import Flag, Home, Values, form_value, put
-
-#: The point variants, as the seed lists them.
-VARIANTS = tuple(pitch.VARIANTS)
+from referee.web.homes import Home, Values, form_value, put
 
 
 class Pitch(Home):
@@ -24,36 +21,6 @@ class Pitch(Home):
     key: ClassVar[str] = pitch.PITCH_GAME.key
     name: ClassVar[Any] = _l("10-point Pitch")
     blurb: ClassVar[Any] = _l("4 players in teams (or 5 alone), bids and moon shots; first to 52.")
-    flags: ClassVar[tuple[Flag, ...]] = (
-        Flag(
-            "points",
-            _l("Point variant"),
-            _l("Which cards count: 10 is the usual game with jokers and the off-jack."),
-            "choice",
-            tuple((str(n), str(n)) for n in VARIANTS),
-        ),
-        Flag("target", _l("Target score"), _l("The first to reach it wins."), "int"),
-        Flag(
-            "bidder_scores",
-            _l("Bidders who make it receive"),
-            _l("The bid (usual), or every point they took."),
-            "choice",
-            (("bid", _l("the bid")), ("points", _l("their points"))),
-        ),
-        Flag(
-            "defenders_score",
-            _l("Defenders score their points"),
-            _l("On (usual): the other side scores the points it took."),
-            "bool",
-        ),
-        Flag("reverse", _l("Upside-down order"), _l("The 2 is highest, the ace lowest."), "bool"),
-        Flag(
-            "dirty",
-            _l("Dirty pitch"),
-            _l("The 2 is won like any card instead of staying with its player."),
-            "bool",
-        ),
-    )
     seats_hint: ClassVar[Any] = _l(
         "Four players: partners sit opposite (seats 1 and 3 against 2 and 4). Fill in a "
         "fifth name for the five-handed game."

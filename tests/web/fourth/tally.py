@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.fields import read_counts, read_int, read_object, read_seat
+from referee.engine.fields import read_counts, read_object, read_seat
+from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
     Mark,
@@ -24,9 +25,8 @@ from referee.engine.game import (
     alone,
     dealer_problems,
     dump_flags,
-    with_flags,
 )
-from referee.web.homes import Flag, Home, form_value
+from referee.web.homes import Home, form_value
 
 MOST_POINTS = 5
 
@@ -47,6 +47,7 @@ class Tally:
 
     key = "tally"
     player_counts = (2, 3, 4)
+    flags = (Flag("target", "Target score", "The first to reach it wins.", "Tally's rule", 1, 99),)
     lowest_wins = False
     length = None
     manche = None
@@ -58,11 +59,7 @@ class Tally:
         return ()
 
     def parse_rules(self, raw: Mapping[str, object]) -> Rules:
-        problems: list[Problem] = []
-        read_object(raw, frozenset({"target"}), problems)
-        target = read_int(raw, "target", problems, 1, 99, optional=True)
-        check(problems)
-        return with_flags(Rules(), {"target": target})
+        return parse_flags(self.flags, Rules(), raw)
 
     def dump_rules(self, rules: Rules) -> dict[str, object]:
         return dump_flags(rules)
@@ -121,9 +118,6 @@ class TallyHome(Home):
     key: ClassVar[str] = "tally"
     name: ClassVar[Any] = "Tally"
     blurb: ClassVar[Any] = "2 to 4 players write down their points; first to 10."
-    flags: ClassVar[tuple[Flag, ...]] = (
-        Flag("target", "Target score", "The first to reach it wins.", "int", high=99),
-    )
     template_folder: ClassVar[Path | None] = Path(__file__).resolve().parent / "templates"
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
