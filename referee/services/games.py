@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
+from referee.engine import GAMES
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
 from referee.extensions import db
@@ -106,19 +107,54 @@ def transient_game(record: Record[Any, Any]) -> Game:
     return game_from_record(record, token="", currency="EUR", version=0, created_at=utcnow())
 
 
-#: Standings of the records last scored, by a digest of the record itself: a game is
-#: scored once however many pages, previews and sheets of it are asked for, and the
-#: key is what was scored, so that no race between two reads can pair a version
-#: with another version's deals.
-_SCORED: LRU[Standings] = LRU(512)
+@dataclass(frozen=True)
+class Scored:
+    """The game as stored, parsed and scored once: its typed record (rules included)
+    and its standings, what every page of it shows. Both are immutable and shared."""
+
+    record: Record[Any, Any]
+    standings: Standings
+
+    @property
+    def rules(self) -> Any:
+        """The house rules, typed as the engine reads them."""
+        return self.record.rules
+
+    def flag_values(self) -> dict[str, object]:
+        """Each house rule's value as the record writes it (an enum as its value)."""
+        return {
+            flag.name: _plain(getattr(self.record.rules, flag.name))
+            for flag in GAMES[self.record.game].flags
+        }
 
 
-def standings_of(game: Game) -> Standings:
-    """Score the game from its stored deals (once for each state of the game)."""
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Enum) else value
+
+
+#: Games last scored, by a digest of the record itself: a game is parsed and scored
+#: once however many pages, previews and sheets of it are asked for, and the key is
+#: what was scored, so that no race between two reads can pair a version with
+#: another version's deals.
+_SCORED: LRU[Scored] = LRU(512)
+
+
+def scored(game: Game) -> Scored:
+    """The game parsed and scored from its stored deals (once for each state of it)."""
     record = record_of(game)
     text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
     key = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
-    return _SCORED.get_or_make(key, lambda: score_record(parse_record(record)))
+
+    def make() -> Scored:
+        parsed = parse_record(record)
+        return Scored(parsed, score_record(parsed))
+
+    return _SCORED.get_or_make(key, make)
+
+
+def standings_of(game: Game) -> Standings:
+    """The game's standings (see `scored`)."""
+    return scored(game).standings
 
 
 def deal_count(game: Game) -> int:

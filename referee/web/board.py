@@ -8,6 +8,7 @@ from typing import Any
 from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.models import Game
+from referee.services.games import Scored
 
 
 @dataclass
@@ -36,8 +37,9 @@ class Board:
     deals_left: int | None
 
 
-def build(game: Game, standings: Standings) -> Board:
-    """Lay out the standings of `game` for the page."""
+def build(game: Game, scored: Scored) -> Board:
+    """Lay out the standings of `game` (scored once, `scored`) for the page."""
+    standings = scored.standings
     players = len(game.players)
     totals = [0] * players
     rows: list[Row] = []
@@ -61,7 +63,7 @@ def build(game: Game, standings: Standings) -> Board:
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
     sides = rules.sides(players)
     teams = list(sides) if any(len(side) > 1 for side in sides) else None
-    target = game.rules.get("target")
+    target = getattr(scored.rules, "target", None)
     needs: list[int | None] = [
         max(target - s, 0) if isinstance(target, int) and not standings.finished else None
         for s in scores

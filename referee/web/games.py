@@ -25,7 +25,6 @@ from flask_babel import gettext as _
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
-from referee.engine.records import parse_record
 from referee.models import Game
 from referee.services import games as service
 from referee.web.cache import LRU, CachedPage
@@ -163,7 +162,7 @@ def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
 
 def _contracts_offered(game: Game, number: int) -> list[str]:
     """The contracts deal `number` may be, where the game has a set to choose among."""
-    return list(GAMES[game.game].contracts_for(parse_record(service.record_of(game)), number))
+    return list(GAMES[game.game].contracts_for(service.scored(game).record, number))
 
 
 @bp.route("/g/<token>/deal", methods=["GET", "POST"])

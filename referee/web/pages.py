@@ -15,7 +15,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine import GAMES
 from referee.engine.game import Standings
-from referee.engine.records import parse_record
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
@@ -34,7 +33,7 @@ def load(token: str) -> Game:
 
 def engine_rules(game: Game) -> Any:
     """The game's rules as the engine reads them (Pitch's variant decides the form)."""
-    return parse_record(service.record_of(game, [])).rules
+    return service.scored(game).rules
 
 
 def game_chart(game: Game, standings: Standings) -> Any:
@@ -58,11 +57,11 @@ def game_page_tag(token: str) -> str:
 
 def render_game_page(game: Game, spectator: bool = False) -> str:
     """The scoreboard page; a spectator's has no button that would change anything."""
-    standings = service.standings_of(game)
+    scored = service.scored(game)
     return render_template(
         "game.html",
-        board=build(game, standings),
-        chart=game_chart(game, standings),
+        board=build(game, scored),
+        chart=game_chart(game, scored.standings),
         spectator=spectator,
     )
 

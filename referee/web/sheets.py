@@ -40,8 +40,9 @@ def sheet_html(game: Game, size: str = "a4") -> str:
     from flask import render_template
 
     size = size if size in PAGE_SIZES else "a4"
-    standings = service.standings_of(game)
-    board = build(game, standings)
+    scored = service.scored(game)
+    standings = scored.standings
+    board = build(game, scored)
     summary = get_template_attribute("_macros.html", "summary")
     ledger = ledger_of(board, size, lambda deal: summary(game, deal))
     return render_template(
@@ -50,6 +51,7 @@ def sheet_html(game: Game, size: str = "a4") -> str:
         ledger=ledger,
         chart=game_chart(game, standings),
         flags=home_of(game.game).flags,
+        values=scored.flag_values(),
         changes=list(game.changes),
         colours=COLOURS,
         page_size=PAGE_SIZES[size] + (" landscape" if ledger.landscape else ""),
@@ -143,7 +145,7 @@ def sheet(token: str) -> Response:
 def blank_for_game(token: str) -> Response:
     """A blank sheet for this game's players."""
     game = load(token)
-    rules = blank_rules(game.game, dict(game.rules))
+    rules = service.scored(game).rules
     html = blank_html(game.game, list(game.players), game.first_dealer, rules, "a4")
     return pdf_response(renderer().render(html), "blank-" + file_name(game, "pdf"))
 

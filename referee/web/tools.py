@@ -7,6 +7,7 @@ from decimal import Decimal
 from flask import Blueprint, render_template, request
 
 from referee.engine.errors import RulesError
+from referee.services import games as service
 from referee.web.forms import messages_by_group
 from referee.web.homes import home_of
 from referee.web.pages import Page, engine_rules, load
@@ -41,4 +42,8 @@ def rules_page(token: str) -> str:
     """A short summary of the game's rules, with this table's house rules."""
     game = load(token)
     stake = Decimal(game.stake) if game.stake else None
-    return render_template("rules.html", game=game, flags=home_of(game.game).flags, stake=stake)
+    values = service.scored(game).flag_values()
+    page = render_template(
+        "rules.html", game=game, flags=home_of(game.game).flags, values=values, stake=stake
+    )
+    return page

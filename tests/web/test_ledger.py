@@ -12,7 +12,7 @@ from flask import Flask, get_template_attribute
 from markupsafe import Markup
 
 from referee.engine.records import parse_record
-from referee.services.games import standings_of, transient_game
+from referee.services.games import scored, transient_game
 from referee.web import ledger
 from referee.web.board import build
 from referee.web.ledger import INDENT, Ledger, ledger_of, width, wrap
@@ -29,7 +29,7 @@ def request_context(app: Flask) -> Iterator[None]:
 def ledger_for(record: dict[str, Any], size: str = "a4") -> Ledger:
     game = transient_game(parse_record(record))
     summary = get_template_attribute("_macros.html", "summary")
-    return ledger_of(build(game, standings_of(game)), size, lambda deal: summary(game, deal))
+    return ledger_of(build(game, scored(game)), size, lambda deal: summary(game, deal))
 
 
 def example(examples_dir: Path, name: str) -> dict[str, Any]:
