@@ -214,7 +214,7 @@ class Bombu:
         if "bombu" in needed and counts_needed:
             deal = replace(deal, bombu=read_seat(obj, "bombu", PLAYERS, problems))
         if "finish" in needed:
-            deal = replace(deal, finish=_parse_finish(obj, problems))
+            deal = replace(deal, finish=_parse_finish(obj, players, problems))
         check(problems)
         check(_count_problems(deal, players))
         return deal
@@ -279,7 +279,9 @@ class Bombu:
         )
 
 
-def _parse_finish(obj: Mapping[str, object], problems: list[Problem]) -> tuple[int, ...] | None:
+def _parse_finish(
+    obj: Mapping[str, object], players: tuple[str, ...], problems: list[Problem]
+) -> tuple[int, ...] | None:
     """The Réussite's order of going out: at least the first two seats, none twice."""
     if "finish" not in obj:
         problems.append(problem("missing", "finish"))
@@ -294,8 +296,8 @@ def _parse_finish(obj: Mapping[str, object], problems: list[Problem]) -> tuple[i
     if len(problems) > found:
         return None
     for position, seat in enumerate(seats):
-        if seat in seats[:position]:
-            problems.append(problem("finish_repeated", "finish", value=seat))
+        if seat is not None and seat in seats[:position]:
+            problems.append(problem("finish_repeated", "finish", name=players[seat]))
             return None
     return tuple(s for s in seats if s is not None)
 

@@ -202,7 +202,10 @@ class Boulmous:
             problems.append(problem("missing", "bid"))
         else:
             bid = parse_bid(obj["bid"], "bid", problems)
+        found = len(problems)
         contract = read_choice(obj, "contract", Contract, problems)
+        # The record calls it the contract; at the table (and on the form) it is the trump.
+        problems[found:] = [p.shown_as("trump") for p in problems[found:]]
         tricks = read_counts(obj, "tricks", PLAYERS, problems, TRICKS)
         # "La manche se déroule ainsi jusqu'à ce que les 6 levées soient jouées."
         if tricks is not None and sum(tricks) != TRICKS:

@@ -36,6 +36,11 @@ class Problem:
         """Return the same problem, located at `deal` (numbered from 1)."""
         return Problem(self.code, self.field, deal, self.params)
 
+    def shown_as(self, words: str) -> Problem:
+        """The same problem, its field named with the words of `words` (a field name
+        of the catalogue) where the record's name is not what players call it."""
+        return Problem(self.code, self.field, self.deal, {**self.params, "as_field": words})
+
     def under(self, prefix: str) -> Problem:
         """Return the same problem with its field nested under `prefix` (`rules.target`)."""
         name = prefix if self.field is None else f"{prefix}.{self.field}"

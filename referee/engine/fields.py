@@ -128,8 +128,9 @@ def read_choice(
     for choice in choices:
         if choice.value == value:
             return choice
-    allowed = ", ".join(c.value for c in choices)
-    problems.append(problem("unknown_choice", key, value=value, choices=allowed))
+    problems.append(
+        problem("unknown_choice", key, value=value, choices=tuple(c.value for c in choices))
+    )
     return None
 
 

@@ -149,7 +149,8 @@ def dealer_problems(stated: int | None, dealer: int, players: Sequence[str]) -> 
     """A deal may state its dealer; it must then be the one the rules expect."""
     if stated is None or stated == dealer:
         return []
-    return [problem("dealer_wrong", "dealer", value=stated, expected=dealer, name=players[dealer])]
+    given = players[stated] if 0 <= stated < len(players) else str(stated)
+    return [problem("dealer_wrong", "dealer", given=given, name=players[dealer])]
 
 
 def dump_flags(rules: object) -> dict[str, object]:

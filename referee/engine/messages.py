@@ -65,15 +65,15 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "players_count": (
         "this game needs {expected} players, the record has {count}",
-        "ce jeu se joue à {expected}, le relevé compte {count} joueurs",
+        "ce jeu se joue à {expected}, le relevé compte {count} {count|joueur|joueurs}",
     ),
     "player_name": (
-        "player {seat} needs a name, not {value}",
-        "le joueur {seat} doit avoir un nom, pas {value}",
+        "the player at seat {seat} needs a name, not {value}",
+        "le joueur de la place {seat} doit avoir un nom, pas {value}",
     ),
     "player_name_long": (
-        "player {seat}'s name is longer than {high} characters",
-        "le nom du joueur {seat} dépasse {high} caractères",
+        "the name of the player at seat {seat} is longer than {high} characters",
+        "le nom du joueur de la place {seat} dépasse {high} caractères",
     ),
     "player_twice": (
         "the name {value} is used for two players",
@@ -143,28 +143,28 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{field} doit valoir true ou false, pas {value}",
     ),
     "unknown_choice": (
-        "{field} {value} is not one of: {choices}",
-        "{field} {value} n'est pas parmi : {choices}",
+        "{field}: {value} is not one of: {choices}",
+        "{field} : {value} n'est pas parmi : {choices}",
     ),
     "seat_not_integer": (
-        "{field} must be a seat number, not {value}",
-        "{field} doit être un numéro de place, pas {value}",
+        "{field} must be one of the players, not {value}",
+        "{field} doit être l'un des joueurs, pas {value}",
     ),
     "seat_unknown": (
-        "{field}: seat {value} does not exist (seats 0 to {high})",
-        "{field} : la place {value} n'existe pas (places 0 à {high})",
+        "{field}: there is no player {value} (a record numbers the players from 0 to {high})",
+        "{field} : il n'y a pas de joueur {value} (un relevé numérote les joueurs de 0 à {high})",
     ),
     "not_counts": (
         "{field} must be a list of {players} numbers, one per player",
         "{field} doit être une liste de {players} nombres, un par joueur",
     ),
     "counts_length": (
-        "{field} has {count} numbers, one per player is {players}",
-        "{field} compte {count} nombres ; un par joueur, cela fait {players}",
+        "{field}: {count} {count|number|numbers}, but one per player is {players}",
+        "{field} : {count} {count|nombre|nombres}, mais un par joueur, cela fait {players}",
     ),
     "count_range": (
-        "{field} of seat {seat}: {value} is not a number from 0 to {high}",
-        "{field} de la place {seat} : {value} n'est pas un nombre de 0 à {high}",
+        "{field} of the player at seat {seat}: {value} is not a number from 0 to {high}",
+        "{field} du joueur de la place {seat} : {value} n'est pas un nombre de 0 à {high}",
     ),
     # Boulmous
     "tricks_total": (
@@ -180,8 +180,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         'les enchères doivent être une liste d\'annonces ("pass" ou une enchère), pas {value}',
     ),
     "auction_length": (
-        "the auction has {count} calls; one round has {players}",
-        "les enchères comptent {count} annonces ; un tour en compte {players}",
+        "the auction has {count} {count|call|calls}; one round has {players}",
+        "les enchères comptent {count} {count|annonce|annonces} ; un tour en compte {players}",
     ),
     "auction_not_rising": (
         "call {call} of the auction, {value}, does not rise above {standing}",
@@ -196,8 +196,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "les enchères finissent à {auction}, mais l'enchère indiquée est {bid}",
     ),
     "auction_taker": (
-        "the highest bid of the auction was made by seat {seat} ({name}), not by the taker",
-        "la plus haute enchère a été faite par la place {seat} ({name}), pas par le preneur",
+        "the highest bid of the auction was made by {name}, not by the taker",
+        "la plus haute enchère a été faite par {name}, pas par le preneur",
     ),
     "passed_not_true": (
         "passed must be true for a void deal, not {value}",
@@ -208,8 +208,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "les enchères d'une donne nulle contiennent une enchère ; tous doivent avoir passé",
     ),
     "dealer_wrong": (
-        "the dealer is seat {expected} ({name}), not seat {value}",
-        "le donneur est la place {expected} ({name}), pas la place {value}",
+        "the dealer is {name}, not {given}",
+        "le donneur est {name}, pas {given}",
     ),
     "after_win": (
         "the game was won at deal {won_at}; no deal may follow",
@@ -217,8 +217,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     # Bombu provençal
     "not_for_contract": (
-        "{field} is not counted in the {contract} contract",
-        "{field} : ne se compte pas dans le contrat {contract}",
+        "{field}: not counted in {contract}",
+        "{field} : ne se compte pas dans {contract}",
     ),
     "hearts_total": (
         "hearts add up to {total}, there are {expected}",
@@ -229,39 +229,40 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "les dames font {total} au total, il y en a {expected}",
     ),
     "no_trick_hearts": (
-        "{name} (seat {seat}) took no trick, so cannot have {count} hearts",
-        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir {count} cœurs",
+        "{name} took no trick, so cannot have {count} {count|heart|hearts}",
+        "{name} n'a fait aucun pli, donc ne peut pas avoir {count} {count|cœur|cœurs}",
     ),
     "no_trick_queens": (
-        "{name} (seat {seat}) took no trick, so cannot have {count} queens",
-        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir {count} dames",
+        "{name} took no trick, so cannot have {count} {count|queen|queens}",
+        "{name} n'a fait aucun pli, donc ne peut pas avoir {count} {count|dame|dames}",
     ),
     "no_trick_bombu": (
-        "{name} (seat {seat}) took no trick, so cannot have the Bombu (K♥)",
-        "{name} (place {seat}) n'a fait aucun pli, donc ne peut pas avoir le Bombu (R♥)",
+        "{name} took no trick, so cannot have the Bombu (K♥)",
+        "{name} n'a fait aucun pli, donc ne peut pas avoir le Bombu (R♥)",
     ),
     "too_many_cards": (
-        "{name} (seat {seat}) took {tricks} tricks, {cards} cards, but {hearts} hearts and "
-        "{queens} queens make at least {needed} cards",
-        "{name} (place {seat}) a fait {tricks} plis, soit {cards} cartes, mais {hearts} cœurs "
-        "et {queens} dames font au moins {needed} cartes",
+        "{name} took {tricks} {tricks|trick|tricks}, {cards} cards, but {hearts} "
+        "{hearts|heart|hearts} and {queens} {queens|queen|queens} make at least {needed} cards",
+        "{name} a fait {tricks} {tricks|pli|plis}, soit {cards} cartes, mais {hearts} "
+        "{hearts|cœur|cœurs} et {queens} {queens|dame|dames} font au moins {needed} cartes",
     ),
     "bombu_without_heart": (
-        "the Bombu (K♥) is a heart, but {name} (seat {seat}) who took it has no heart",
-        "le Bombu (R♥) est un cœur, mais {name} (place {seat}) qui l'a pris n'a aucun cœur",
+        "the Bombu (K♥) is a heart, but {name} who took it has no heart",
+        "le Bombu (R♥) est un cœur, mais {name} qui l'a pris n'a aucun cœur",
     ),
     "queen_of_hearts": (
         "these counts leave nobody who can hold the Q♥, which is both a heart and a queen",
         "avec ces comptes, personne ne peut avoir la D♥, qui est à la fois un cœur et une dame",
     ),
     "finish_length": (
-        "the Réussite order lists {count} players; give at least the first two, at most {players}",
-        "l'ordre de sortie de la Réussite compte {count} joueurs ; donnez au moins les deux "
-        "premiers, au plus {players}",
+        "the Réussite order lists {count} {count|player|players}; give at least the first two, "
+        "at most {players}",
+        "l'ordre de sortie de la Réussite compte {count} {count|joueur|joueurs} ; donnez au moins "
+        "les deux premiers, au plus {players}",
     ),
     "finish_repeated": (
-        "seat {value} goes out twice in the Réussite order",
-        "la place {value} sort deux fois dans l'ordre de la Réussite",
+        "{name} goes out twice in the Réussite order",
+        "{name} sort deux fois dans l'ordre de la Réussite",
     ),
     "contract_twice": (
         "{value} was already played in manche {manche}, at deal {earlier}",
@@ -297,8 +298,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         '{field} {value} n\'est pas une enchère : de {low} à {high}, ou "moon"',
     ),
     "point_missing": (
-        "who won the {card}? Give a seat, or null if it was dead",
-        "qui a gagné {card} ? Donnez une place, ou null si la carte était morte",
+        "who won {card}? Choose the player, or dead if it was burned or thrown away",
+        "qui a gagné {card} ? Choisissez le joueur, ou morte si elle a été brûlée ou jetée",
     ),
     "point_not_in_variant": (
         "{value} is not a point card in {variant}-point pitch",
@@ -309,8 +310,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "à quatre il n'y a pas de partenaire appelé : les partenaires sont face à face",
     ),
     "partner_is_bidder": (
-        "the bidder (seat {value}) cannot be his own partner",
-        "l'enchérisseur (place {value}) ne peut pas être son propre partenaire",
+        "{name}, the bidder, cannot be his own partner",
+        "{name}, l'enchérisseur, ne peut pas être son propre partenaire",
     ),
     "auction_dealer_stuck": (
         "everyone else passed, so the dealer must bid",
@@ -321,8 +322,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "tous les autres ont passé : le donneur doit prendre à {bid}, pas {value}",
     ),
     "auction_bidder": (
-        "the highest bid of the auction was made by seat {seat} ({name}), not by the bidder",
-        "la plus haute enchère a été faite par la place {seat} ({name}), pas par l'enchérisseur",
+        "the highest bid of the auction was made by {name}, not by the bidder",
+        "la plus haute enchère a été faite par {name}, pas par l'enchérisseur",
     ),
     "card_not_trump": (
         "{value} is not a trump; only trumps are played once {suit} is trump",
@@ -399,6 +400,34 @@ _SUITS: Final[dict[str, tuple[str, str]]] = {
     "clubs": ("clubs", "trèfle"),
 }
 
+#: What the record names with a key, in the players' words: contracts, trumps,
+#: point cards (English, French).
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    "no-tricks": ("No tricks", "Pas de pli"),
+    "no-hearts": ("No hearts", "Pas de cœur"),
+    "no-queens": ("No queens", "Pas de dame"),
+    "no-bombu": ("No Bombu", "Pas de Bombu"),
+    "salad": ("Salad", "Salade"),
+    "reussite": ("Réussite", "Réussite"),
+    "no-trump": ("no trump", "sans atout"),
+    "spades": ("spades", "pique"),
+    "hearts": ("hearts", "cœur"),
+    "diamonds": ("diamonds", "carreau"),
+    "clubs": ("clubs", "trèfle"),
+    "ace": ("the ace", "l'as"),
+    "jack": ("the jack", "le valet"),
+    "off_jack": ("the off-jack", "le valet de la même couleur"),
+    "joker_high": ("the high joker", "le joker fort"),
+    "joker_low": ("the low joker", "le joker faible"),
+    "ten": ("the ten", "le dix"),
+    "three": ("the three", "le trois"),
+    "two": ("the two", "le deux"),
+    "off_ace": ("the off-ace", "l'as de la même couleur"),
+    "off_ten": ("the off-ten", "le dix de la même couleur"),
+    "off_three": ("the off-three", "le trois de la même couleur"),
+    "off_two": ("the off-two", "le deux de la même couleur"),
+}
+
 _DEAL_PREFIX: Final = ("deal {deal}: ", "donne {deal} : ")
 _INDEX: Final = re.compile(r"\[\d+\]")
 
@@ -410,11 +439,11 @@ def language(lang: str | None) -> str:
 
 
 def field_label(field: str | None, lang: str) -> str:
-    """A field path (`rules.target`, `auction[2]`) in the player's words."""
+    """A field path (`rules.target`, `auction[2]`, `points.ace`) in the player's words."""
     if not field:
         return ""
     base = _INDEX.sub("", field).rsplit(".", 1)[-1]
-    names = FIELD_NAMES.get(base)
+    names = FIELD_NAMES.get(base) or WORDS.get(base)
     if names is None:
         return field
     return names[1] if lang == "fr" else names[0]
@@ -459,16 +488,51 @@ def _sketch(value: object, depth: int) -> str:
 def render(
     code: str, field: str | None, params: Mapping[str, object], deal: int | None, lang: str
 ) -> str:
-    """The message of one problem, in `lang`, prefixed with its deal number."""
+    """The message of one problem, in `lang`, prefixed with its deal number.
+
+    It speaks the table's words, not the record's: seats counted from 1, contracts,
+    cards and choices by their names, plurals as the count wants them.
+    """
     lang = language(lang)
     index = 1 if lang == "fr" else 0
-    template = MESSAGES[code][index]
+    template = _plurals(MESSAGES[code][index], params, lang)
     values: dict[str, object] = dict(params)
-    values["field"] = field_label(field, lang)
-    if "value" in values:
-        values["value"] = quote(values["value"])
+    values.pop("as_field", None)
+    label = params.get("as_field")
+    values["field"] = field_label(label if isinstance(label, str) else field, lang)
+    for key in ("value", "expected", "contract", "card", "given"):
+        if key in values:
+            values[key] = _words(values[key], index, quoted=key == "value")
+    choices = values.get("choices")
+    if isinstance(choices, tuple):
+        values["choices"] = ", ".join(str(_words(c, index, quoted=True)) for c in choices)
+    seat = values.get("seat")
+    if isinstance(seat, int):
+        values["seat"] = seat + 1
     if isinstance(values.get("suit"), str) and values["suit"] in _SUITS:
         values["suit"] = _SUITS[str(values["suit"])][index]
     text = template.format(**values)
     text = text[0].upper() + text[1:] if deal is None else text
     return (_DEAL_PREFIX[index].format(deal=deal) if deal is not None else "") + text
+
+
+def _words(value: object, index: int, quoted: bool) -> object:
+    """A record key (a contract, a point card, a trump) in the player's words; any
+    other input quoted as it was given (when `quoted`)."""
+    if isinstance(value, str) and value in WORDS:
+        return WORDS[value][index]
+    return quote(value) if quoted else value
+
+
+_PLURAL: Final = re.compile(r"\{(\w+)\|([^|{}]*)\|([^{}]*)\}")
+
+
+def _plurals(template: str, params: Mapping[str, object], lang: str) -> str:
+    """`{count|heart|hearts}`: the word the count wants (French: 0 and 1 singular)."""
+
+    def choose(match: re.Match[str]) -> str:
+        count = params.get(match[1])
+        few = isinstance(count, int) and (abs(count) < 2 if lang == "fr" else abs(count) == 1)
+        return match[2] if few else match[3]
+
+    return _PLURAL.sub(choose, template)

@@ -305,7 +305,7 @@ class Pitch:
             bid = read_bid(obj["bid"], "bid", problems)
         trump = read_choice(obj, "trump", Suit, problems)
         points = _parse_points(obj, rules.variant, count, problems)
-        partner = _parse_partner(obj, bidder, count, problems)
+        partner = _parse_partner(obj, bidder, players, problems)
         dealer = read_seat(obj, "dealer", count, problems, optional=True)
         auction = None
         if "auction" in obj:
@@ -412,9 +412,10 @@ def _parse_points(
 
 
 def _parse_partner(
-    obj: Mapping[str, object], bidder: int | None, players: int, problems: list[Problem]
+    obj: Mapping[str, object], bidder: int | None, names: tuple[str, ...], problems: list[Problem]
 ) -> int | None:
     """Five-handed: the called partner's seat, or null when the card was in the blind."""
+    players = len(names)
     if players == 4:
         if "partner" in obj:
             problems.append(problem("partner_four_handed", "partner"))
@@ -426,7 +427,7 @@ def _parse_partner(
         return None
     partner = seat_value(obj["partner"], "partner", players, problems)
     if partner is not None and partner == bidder:
-        problems.append(problem("partner_is_bidder", "partner", value=partner))
+        problems.append(problem("partner_is_bidder", "partner", name=names[partner]))
         return None
     return partner
 

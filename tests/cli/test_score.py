@@ -55,7 +55,7 @@ def test_invalid_record_one_line_per_problem(tmp_path: Path) -> None:
     assert out == ""
     assert err.splitlines() == [
         "deal 1: tricks add up to 5, a deal has 6",
-        "deal 2: taker: seat 9 does not exist (seats 0 to 3)",
+        "deal 2: taker: there is no player 9 (a record numbers the players from 0 to 3)",
     ]
 
 

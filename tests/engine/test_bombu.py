@@ -357,7 +357,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "not_for_contract",
         "queens",
         1,
-        "deal 1: queens is not counted in the no-hearts contract",
+        "deal 1: queens: not counted in No hearts",
     ),
     ("missing-count", _deal({"contract": "no-queens"}), "missing", "queens", 1, None),
     (
@@ -374,7 +374,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "no_trick_hearts",
         "hearts",
         1,
-        "deal 1: César (seat 2) took no trick, so cannot have 1 hearts",
+        "deal 1: César took no trick, so cannot have 1 heart",
     ),
     (
         "queens-without-a-trick",
@@ -390,7 +390,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "no_trick_bombu",
         "bombu",
         1,
-        "deal 1: César (seat 2) took no trick, so cannot have the Bombu (K♥)",
+        "deal 1: César took no trick, so cannot have the Bombu (K♥)",
     ),
     (
         "more-cards-than-tricks-hold",
@@ -398,8 +398,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "too_many_cards",
         "hearts",
         1,
-        "deal 1: Marius (seat 0) took 1 tricks, 4 cards, but 4 hearts and 2 queens make "
-        "at least 5 cards",
+        "deal 1: Marius took 1 trick, 4 cards, but 4 hearts and 2 queens make at least 5 cards",
     ),
     (
         "bombu-holder-without-heart",
@@ -456,7 +455,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "finish_repeated",
         "finish",
         1,
-        "deal 1: seat 1 goes out twice in the Réussite order",
+        "deal 1: Fanny goes out twice in the Réussite order",
     ),
     (
         "contract-twice-in-a-manche",
@@ -464,7 +463,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "contract_twice",
         "contract",
         3,
-        'deal 3: "no-tricks" was already played in manche 1, at deal 1',
+        "deal 3: No tricks was already played in manche 1, at deal 1",
     ),
     (
         "fixed-order",
@@ -488,7 +487,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "dealer_wrong",
         "dealer",
         7,
-        "deal 7: the dealer is seat 3 (Honorine), not seat 1",
+        "deal 7: the dealer is Honorine, not Fanny",
     ),
     (
         "a-25th-deal",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from referee.engine.errors import Problem, RulesError
-from referee.engine.messages import MESSAGES, field_label, language, render
+from referee.engine.messages import _PLURAL, MESSAGES, field_label, language, render
 from referee.engine.records import load_record, parse_record
 from tests.engine.helpers import PASSED, assert_refused, boulmous_record, played, standings
 
@@ -81,7 +81,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "seat_unknown",
         "first_dealer",
         None,
-        "First dealer: seat 4 does not exist (seats 0 to 3)",
+        "First dealer: there is no player 4 (a record numbers the players from 0 to 3)",
     ),
     ("first-dealer-text", _with(first_dealer="0"), "seat_not_integer", "first_dealer", None, None),
     ("rules-not-object", _with(rules=[]), "not_object", "rules", None, None),
@@ -158,7 +158,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "count_range",
         "tricks",
         1,
-        "deal 1: tricks of seat 0: -1 is not a number from 0 to 6",
+        "deal 1: tricks of the player at seat 1: -1 is not a number from 0 to 6",
     ),
     (
         "bid-7",
@@ -192,7 +192,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "seat_unknown",
         "taker",
         1,
-        "deal 1: taker: seat 4 does not exist (seats 0 to 3)",
+        "deal 1: taker: there is no player 4 (a record numbers the players from 0 to 3)",
     ),
     (
         "unknown-contract",
@@ -200,7 +200,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "unknown_choice",
         "contract",
         1,
-        'deal 1: contract "stars" is not one of: spades, hearts, diamonds, clubs, no-trump',
+        'deal 1: trump: "stars" is not one of: spades, hearts, diamonds, clubs, no trump',
     ),
     ("auction-not-list", _deal({**GOOD, "auction": "4"}), "auction_not_list", "auction", 1, None),
     (
@@ -249,7 +249,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "auction_taker",
         "auction",
         1,
-        "deal 1: the highest bid of the auction was made by seat 3 (Driss), not by the taker",
+        "deal 1: the highest bid of the auction was made by Driss, not by the taker",
     ),
     ("passed-false", _deal({"passed": False}), "passed_not_true", "passed", 1, None),
     ("passed-with-taker", _deal({"passed": True, "taker": 1}), "unknown_field", "taker", 1, None),
@@ -267,7 +267,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "dealer_wrong",
         "dealer",
         1,
-        "deal 1: the dealer is seat 2 (Chloé), not seat 1",
+        "deal 1: the dealer is Chloé, not Bruno",
     ),
     (
         "after-win",
@@ -390,7 +390,7 @@ def test_every_message_has_a_test() -> None:
 
 @pytest.mark.parametrize("code", sorted(MESSAGES))
 def test_both_languages_take_the_same_placeholders(code: str) -> None:
-    english, french = MESSAGES[code]
+    english, french = (_PLURAL.sub(r"{\1}", text) for text in MESSAGES[code])
     names = {name for _, name, _, _ in Formatter().parse(english) if name}
     assert names == {name for _, name, _, _ in Formatter().parse(french) if name}
     params = {name: 1 for name in names if name != "field"}

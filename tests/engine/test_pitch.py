@@ -355,7 +355,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "point_missing",
         "points.two",
         1,
-        "deal 1: who won the two? Give a seat, or null if it was dead",
+        "deal 1: who won the two? Choose the player, or dead if it was burned or thrown away",
     ),
     (
         "joker-in-5-point",
@@ -363,7 +363,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "point_not_in_variant",
         "points.joker_high",
         1,
-        'deal 1: "joker_high" is not a point card in 5-point pitch',
+        "deal 1: the high joker is not a point card in 5-point pitch",
     ),
     (
         "unknown-point-card",
@@ -406,7 +406,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "partner_is_bidder",
         "partner",
         1,
-        "deal 1: the bidder (seat 1) cannot be his own partner",
+        "deal 1: Rhonda, the bidder, cannot be his own partner",
     ),
     ("partner-missing-five", _deal(GOOD, five=True), "missing", "partner", 1, None),
     (
@@ -455,7 +455,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "auction_bidder",
         "auction",
         1,
-        "deal 1: the highest bid of the auction was made by seat 2 (Earl), not by the bidder",
+        "deal 1: the highest bid of the auction was made by Earl, not by the bidder",
     ),
     ("wrong-dealer", _deal({**GOOD, "dealer": 2}), "dealer_wrong", "dealer", 1, None),
     (
