@@ -49,8 +49,11 @@ def _style() -> tuple[Any, Any]:
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 
+    from referee.geometry import css
+
     fonts = FontConfiguration()
-    return CSS(filename=str(STATIC / "print.css"), font_config=fonts), fonts
+    text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
+    return CSS(string=text, base_url=str(STATIC) + "/", font_config=fonts), fonts
 
 
 def html_to_pdf(html: str) -> bytes:

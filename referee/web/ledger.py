@@ -23,6 +23,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from referee.engine import GAMES
+from referee.geometry import CELL_PADDING, DEAL_FONT, NUMBER_COLUMN, content_width
 from referee.web.board import Board, Row
 from referee.web.catalog import MARKS
 from referee.web.format import number, signed
@@ -35,7 +36,7 @@ FONT_FILES = (
     "/usr/share/fonts/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
 )
-FONT_SIZE = 8  # points
+FONT_SIZE = DEAL_FONT  # points
 EM = FONT_SIZE * 25.4 / 72  # mm
 #: Without the font file: a character of DejaVu Sans at 8 pt, a little generous
 #: (1.44 mm on average over French and English descriptions, 1.8 mm a digit).
@@ -48,18 +49,11 @@ MONO = MONO_ADVANCE * 25.4 / 72  # mm
 HEADER, NAME = 7 / 8 * 1.12, 16
 #: Over each side's figures: the deal's points, then the running total.
 POINTS, TOTAL = "±", "Σ"
-#: A cell's padding, left and right together (print.css), and a margin for the
-#: rounding of WeasyPrint's own measure, in mm.
-PADDING, SLACK = 2.4, 1
-#: Page width less the margins (pdf/_base.html), in mm, by paper and orientation.
-CONTENT_WIDTH = {
-    ("a4", False): 210 - 24,
-    ("a4", True): 297 - 24,
-    ("letter", False): 215.9 - 24,
-    ("letter", True): 279.4 - 24,
-}
+#: A cell's padding, left and right together, and a margin for the rounding of
+#: WeasyPrint's own measure, in mm.
+PADDING, SLACK = 2 * CELL_PADDING, 1
 #: The deal number's column, and the dealer's at least and at most (mm).
-NUMBER, DEALER, DEALER_MOST = 7, 18, 30
+NUMBER, DEALER, DEALER_MOST = NUMBER_COLUMN, 18, 30
 #: A description column narrower than this on portrait paper turns the page (mm).
 NARROWEST = 60
 #: Deals per block where the game has no manches (a manche is a block of its own).
@@ -183,8 +177,8 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
 
     dealer = min(max(DEALER, max(width(n) for n in names) + PADDING + SLACK), DEALER_MOST)
     fixed = NUMBER + (0 if manche else dealer) + PADDING + len(sides) * side_width * MONO
-    landscape = CONTENT_WIDTH[size, False] - fixed < NARROWEST
-    room = CONTENT_WIDTH[size, landscape] - fixed - SLACK
+    landscape = content_width(size, False) - fixed < NARROWEST
+    room = content_width(size, landscape) - fixed - SLACK
 
     def described(row: Row) -> list[Markup]:
         # Each mark once (both partners' "wins" read as one), and whole on its line.

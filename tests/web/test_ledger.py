@@ -182,3 +182,18 @@ def test_no_deal_yet(request_context: None, examples_dir: Path) -> None:
     table = ledger_for(record)
     assert table.blocks == []
     assert len(table.labels) == 4 * table.width
+
+
+def test_the_sheets_geometry_is_written_once() -> None:
+    """The layout measures with referee/geometry.py; the stylesheet takes its rules
+    from there too, and print.css does not set them again."""
+    from referee import geometry
+    from referee.services.pdf import STATIC
+
+    printed = (STATIC / "print.css").read_text(encoding="utf-8")
+    for rule in ("col.n {", "tr.lines {", "tr.lines td {", "margin: 14mm"):
+        assert rule not in printed
+    assert f"font-size: {geometry.DEAL_FONT}pt" in geometry.css()
+    assert f"margin: {geometry.MARGIN_TOP}mm" in geometry.css()
+    assert geometry.content_width("a4", False) == 186
+    assert geometry.content_width("letter", True) == pytest.approx(255.4)
