@@ -147,6 +147,47 @@ def wrap(text: Markup, room: float) -> list[Markup]:
     return [Markup(lines[0]), *(Markup(INDENT + line) for line in lines[1:])]
 
 
+def sides_of(board: Board) -> tuple[list[str], list[int]]:
+    """The sheet's sides, as headed, and the seat whose figures each shows: partners
+    score alike, so a team is one side."""
+    names = list(board.game.players)
+    if board.teams:
+        sides = [" & ".join(names[seat] for seat in team) for team in board.teams]
+        return sides, [team[0] for team in board.teams]
+    return names, list(range(len(names)))
+
+
+def _blocks(
+    board: Board, step: int, descriptions: list[list[Markup]], figures: list[str]
+) -> list[Block]:
+    """The deals in blocks of `step` (a manche, or five deals), each cell one line a
+    deal and an empty line for each further line of its description."""
+    names = list(board.game.players)
+
+    def lines(items: list[str], start: int, end: int) -> list[str]:
+        return [
+            line
+            for item, description in zip(items[start:end], descriptions[start:end], strict=True)
+            for line in [item] + [""] * (len(description) - 1)
+        ]
+
+    numbers = [str(row.number) for row in board.rows]
+    dealers = [names[row.dealer] for row in board.rows]
+    return [
+        Block(
+            manche=start // step + 1,
+            dealer=board.rows[start].dealer,
+            numbers="\n".join(lines(numbers, start, start + step)),
+            dealers="\n".join(lines(dealers, start, start + step)),
+            deals=Markup("\n").join(
+                line for description in descriptions[start : start + step] for line in description
+            ),
+            figures="\n".join(lines(figures, start, start + step)),
+        )
+        for start in range(0, len(board.rows), step)
+    ]
+
+
 def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], Markup]) -> Ledger:
     """The deals of `board` as blocks of lines for paper `size` ("a4" or "letter").
 
@@ -156,11 +197,7 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     names = list(game.players)
     # A game with manches prints a block per manche, its dealer in the block's header.
     manche = GAMES[game.game].manche
-    if board.teams:  # Pitch with partners: partners score alike, one side per team
-        sides = [" & ".join(names[seat] for seat in team) for team in board.teams]
-        seats = [team[0] for team in board.teams]
-    else:
-        sides, seats = names, list(range(len(names)))
+    sides, seats = sides_of(board)
     points = [[signed(row.deltas[s]) for s in seats] for row in board.rows]
     totals = [[number(row.totals[s]) for s in seats] for row in board.rows]
     total = max((len(f) for figures in totals for f in figures), default=1)
@@ -192,32 +229,9 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
 
     descriptions = [described(row) for row in board.rows]
 
-    def lines(items: list[str], start: int, end: int) -> list[str]:
-        """One line per deal, then an empty one for each further line of its description."""
-        return [
-            line
-            for item, description in zip(items[start:end], descriptions[start:end], strict=True)
-            for line in [item] + [""] * (len(description) - 1)
-        ]
-
     figures = [
         figure_line(list(zip(p, t, strict=True))) for p, t in zip(points, totals, strict=True)
     ]
-    numbers = [str(row.number) for row in board.rows]
-    dealers = [names[row.dealer] for row in board.rows]
-    step = manche or BLOCK
-    blocks = [
-        Block(
-            manche=start // step + 1,
-            dealer=board.rows[start].dealer,
-            numbers="\n".join(lines(numbers, start, start + step)),
-            dealers="\n".join(lines(dealers, start, start + step)),
-            deals=Markup("\n").join(
-                line for description in descriptions[start : start + step] for line in description
-            ),
-            figures="\n".join(lines(figures, start, start + step)),
-        )
-        for start in range(0, len(board.rows), step)
-    ]
+    blocks = _blocks(board, manche or BLOCK, descriptions, figures)
     labels = figure_line([(POINTS, TOTAL)] * len(sides))
     return Ledger(sides, side_width, labels, dealer, landscape, blocks)
