@@ -22,11 +22,15 @@ $(STAMP): pyproject.toml
 $(MO): $(PO) $(STAMP)
 	$(BIN)/pybabel -q compile -d translations -D messages
 
-# After changing a user-facing string: extract, fill the French, compile.
+# After changing a user-facing string: extract the message ids (templates, web and
+# engine), merge them into the French catalogue (its source, edited as a .po), check
+# that each has its French, compile.
 translations: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k N_ --no-location --sort-output \
-		-o translations/messages.pot .
-	$(BIN)/python translations/french.py
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k NC_:1c,2 \
+		--no-location --sort-output -o translations/messages.pot .
+	$(BIN)/pybabel -q update -i translations/messages.pot -d translations -D messages \
+		--no-fuzzy-matching --ignore-obsolete -w 100
+	$(BIN)/python translations/check.py
 	$(BIN)/pybabel -q compile -d translations -D messages
 
 lint: install

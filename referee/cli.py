@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final, TextIO
 
+from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.messages import language
 from referee.engine.records import load_record, score_record, standings_json
@@ -20,14 +21,8 @@ from referee.engine.records import load_record, score_record, standings_json
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1
 UNREADABLE: Final = 2
-_CANNOT_WRITE: Final = {
-    "en": "cannot write {path}: {reason}",
-    "fr": "impossible d'écrire {path} : {reason}",
-}
-_CANNOT_READ: Final = {
-    "en": "cannot read {path}: {reason}",
-    "fr": "impossible de lire {path} : {reason}",
-}
+_CANNOT_WRITE: Final = N_("cannot write {path}: {reason}")
+_CANNOT_READ: Final = N_("cannot read {path}: {reason}")
 
 
 def user_language(option: str | None, environ: os._Environ[str] | dict[str, str]) -> str:
@@ -53,7 +48,7 @@ def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: T
         data = _read(path, stdin)
     except OSError as error:
         reason = error.strerror or str(error)
-        print(_CANNOT_READ[lang].format(path=path, reason=reason), file=stderr)
+        print(translate(lang, _CANNOT_READ).format(path=path, reason=reason), file=stderr)
         return UNREADABLE
     try:
         standings = score_record(load_record(data))
@@ -71,7 +66,10 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
     try:
         data = _read(path, stdin)
     except OSError as error:
-        print(_CANNOT_READ[lang].format(path=path, reason=error.strerror or error), file=stderr)
+        print(
+            translate(lang, _CANNOT_READ).format(path=path, reason=error.strerror or error),
+            file=stderr,
+        )
         return UNREADABLE
     from flask_babel import force_locale
 
@@ -95,30 +93,28 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
         with open(output, "wb") as handle:
             handle.write(pdf)
     except OSError as error:
-        print(_CANNOT_WRITE[lang].format(path=output, reason=error.strerror or error), file=stderr)
+        print(
+            translate(lang, _CANNOT_WRITE).format(path=output, reason=error.strerror or error),
+            file=stderr,
+        )
         return UNREADABLE
     return 0
 
 
 _BACKUP_TEXT: Final = {
-    "written": ("{count} games written to {folder}", "{count} parties écrites dans {folder}"),
-    "not_written": ("{name}: not written: {reason}", "{name} : non écrite : {reason}"),
-    "restored": (
-        "{restored} games restored, {present} already there, {skipped} files skipped",
-        "{restored} parties restaurées, {present} déjà là, {skipped} fichiers écartés",
-    ),
-    "no_folder": ("{folder} is not a folder", "{folder} n'est pas un dossier"),
-    "old_schema": (
+    "written": N_("{count} games written to {folder}"),
+    "not_written": N_("{name}: not written: {reason}"),
+    "restored": N_("{restored} games restored, {present} already there, {skipped} files skipped"),
+    "no_folder": N_("{folder} is not a folder"),
+    "old_schema": N_(
         "the database is not at this version's schema: start `referee serve` once to "
-        "upgrade it, then back up",
-        "la base n'est pas au schéma de cette version : lancez `referee serve` une fois "
-        "pour la mettre à jour, puis sauvegardez",
+        "upgrade it, then back up"
     ),
 }
 
 
 def _say(key: str, lang: str, **values: object) -> str:
-    return _BACKUP_TEXT[key][1 if lang == "fr" else 0].format(**values)
+    return translate(lang, _BACKUP_TEXT[key]).format(**values)
 
 
 def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: TextIO) -> int:

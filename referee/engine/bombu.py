@@ -13,9 +13,10 @@ from enum import StrEnum
 from typing import Final
 
 from referee.engine.cards import Card, Rank, Suit, check_cards
+from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
-from referee.engine.flags import N_, Flag, parse_flags
+from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
     Mark,

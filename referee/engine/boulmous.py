@@ -13,6 +13,7 @@ from typing import Final
 
 from referee.engine.auction import Call, caller, dump_auction, highest_call, read_auction
 from referee.engine.cards import Card, Rank, Suit, check_cards
+from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
     is_int,
@@ -21,7 +22,7 @@ from referee.engine.fields import (
     read_object,
     read_seat,
 )
-from referee.engine.flags import N_, Flag, parse_flags
+from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
     Mark,

@@ -21,12 +21,6 @@ from referee.engine.fields import read_bool, read_choice, read_int, read_object
 R = TypeVar("R")
 
 
-def N_(message: str) -> str:
-    """Mark a message id for the catalogue without translating it here (the engine
-    names things; the pages that show them translate)."""
-    return message
-
-
 @dataclass(frozen=True, slots=True)
 class Flag:
     """One house rule: its name in the record, its values, its words and its rule.

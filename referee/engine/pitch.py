@@ -22,6 +22,7 @@ from referee.engine.auction import (
     read_auction,
 )
 from referee.engine.cards import Card, Rank, Suit
+from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import (
     is_int,
@@ -30,7 +31,7 @@ from referee.engine.fields import (
     read_seat,
     seat_value,
 )
-from referee.engine.flags import N_, Flag, read_flags
+from referee.engine.flags import Flag, read_flags
 from referee.engine.game import (
     DealResult,
     Mark,

@@ -32,6 +32,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Record
 from referee.engine.records import load_record, score_record
@@ -47,27 +48,15 @@ _UID: Final = re.compile(r"[0-9a-f]{32}", re.ASCII)
 _FILE: Final = re.compile(r"(?P<token>[A-Za-z0-9_-]+)(?P<meta>\.meta)?\.json", re.ASCII)
 _ACTIONS: Final = frozenset({"create", "add", "edit", "undo", "import", "link-edit", "link-view"})
 
-#: Why a file was not restored, in both languages.
-REASONS: Final[dict[str, tuple[str, str]]] = {
-    "not_token": (
-        "its name is not a game link of this app",
-        "son nom n'est pas un lien de partie de cette application",
-    ),
-    "missing": ("the file is missing", "le fichier manque"),
-    "unreadable": ("the file cannot be read: {detail}", "le fichier est illisible : {detail}"),
-    "record": ("the record is refused: {detail}", "le relevé est refusé : {detail}"),
-    "meta": (
-        "its .meta.json file is damaged: {detail}",
-        "son fichier .meta.json est abîmé : {detail}",
-    ),
-    "manifest": (
-        "the manifest is damaged: {detail}",
-        "le manifeste est abîmé : {detail}",
-    ),
-    "conflict": (
-        "a game of the database already uses one of its links",
-        "une partie de la base utilise déjà l'un de ses liens",
-    ),
+#: Why a file was not restored (message ids of the catalogue).
+REASONS: Final[dict[str, str]] = {
+    "not_token": N_("its name is not a game link of this app"),
+    "missing": N_("the file is missing"),
+    "unreadable": N_("the file cannot be read: {detail}"),
+    "record": N_("the record is refused: {detail}"),
+    "meta": N_("its .meta.json file is damaged: {detail}"),
+    "manifest": N_("the manifest is damaged: {detail}"),
+    "conflict": N_("a game of the database already uses one of its links"),
 }
 
 
@@ -81,7 +70,7 @@ class Skipped:
 
     def message(self, lang: str = "en") -> str:
         """`name: reason`, in the given language."""
-        text = REASONS[self.reason][1 if lang == "fr" else 0].format(detail=self.detail)
+        text = translate(lang, REASONS[self.reason]).format(detail=self.detail)
         return f"{self.name}: {text}"
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from referee.engine.catalog import translate
 from referee.engine.errors import Problem, RulesError
 from referee.engine.messages import _PLURAL, MESSAGES, field_label, language, render
 from referee.engine.records import load_record, parse_record
@@ -390,7 +391,9 @@ def test_every_message_has_a_test() -> None:
 
 @pytest.mark.parametrize("code", sorted(MESSAGES))
 def test_both_languages_take_the_same_placeholders(code: str) -> None:
-    english, french = (_PLURAL.sub(r"{\1}", text) for text in MESSAGES[code])
+    texts = (MESSAGES[code], translate("fr", MESSAGES[code]))
+    english, french = (_PLURAL.sub(r"{\1}", text) for text in texts)
+    assert french != MESSAGES[code]  # the catalogue has its French
     names = {name for _, name, _, _ in Formatter().parse(english) if name}
     assert names == {name for _, name, _, _ in Formatter().parse(french) if name}
     params = {name: 1 for name in names if name != "field"}

@@ -58,7 +58,7 @@ WRONG = [
 
 
 def _placeholders(code: str) -> set[str]:
-    english = _PLURAL.sub(r"{\1}", MESSAGES[code][0])
+    english = _PLURAL.sub(r"{\1}", MESSAGES[code])
     return {name for _, name, _, _ in Formatter().parse(english) if name}
 
 

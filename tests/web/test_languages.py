@@ -13,22 +13,53 @@ from tests.web.conftest import new_game
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _french() -> dict[tuple[str | None, object], object]:
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as handle:
+        return {(m.context, m.id): m.string for m in read_po(handle, locale="fr") if m.id}
+
+
 def test_every_user_facing_string_has_its_french() -> None:
-    sys.path.insert(0, str(ROOT / "translations"))
-    try:
-        from french import FR
-    finally:
-        sys.path.pop(0)
+    """Every message id of the templates, the web and the engine (one catalogue) has
+    its French in messages.po, the catalogue's source."""
+    french = _french()
     method_map = [("referee/**.py", "python"), ("templates/**.html", "jinja2")]
-    keywords = {"_": None, "_l": None, "lazy_gettext": None, "gettext": None, "ngettext": (1, 2)}
+    keywords = {
+        "_": None,
+        "_l": None,
+        "lazy_gettext": None,
+        "gettext": None,
+        "ngettext": (1, 2),
+        "N_": None,
+        "NC_": ((1, "c"), 2),
+    }
     missing = []
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=keywords
     ):
         key = tuple(message) if isinstance(message, tuple) else message
-        if key and key not in FR:
-            missing.append(key)
+        strings = french.get((context, key))
+        if not strings or not all(strings if isinstance(strings, tuple) else (strings,)):
+            missing.append((context, key))
     assert missing == []
+    sys.path.insert(0, str(ROOT / "translations"))
+    try:
+        from check import missing as lacking
+    finally:
+        sys.path.pop(0)
+    assert lacking() == []
+
+
+def test_the_engine_reads_the_one_catalogue() -> None:
+    from referee.engine.catalog import translate
+    from referee.engine.messages import render
+
+    assert translate("fr", "No tricks") == "Pas de pli"  # the web's word, the same entry
+    assert translate("fr", "hearts", "field") == "cœurs"
+    assert translate("fr", "hearts") == "cœur"
+    assert render("missing", "taker", {}, 2, "fr") == "donne 2 : preneur : manquant"
 
 
 def test_pages_in_french(client: FlaskClient) -> None:
