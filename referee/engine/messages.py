@@ -147,9 +147,6 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "passed": NC_("field", "passed"),
     "players": NC_("field", "players"),
     "rules": NC_("field", "house rules"),
-    "target": NC_("field", "target score"),
-    "taker_scores": NC_("field", "taker's score"),
-    "failed_taker_keeps_tricks": NC_("field", "failed taker keeps tricks"),
     "stake": NC_("field", "stake"),
     "stake_per": NC_("field", "stakes"),
     "currency": NC_("field", "currency"),
@@ -161,15 +158,10 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "queens": NC_("field", "queens"),
     "bombu": NC_("field", "Bombu (K♥)"),
     "finish": NC_("field", "Réussite order"),
-    "contract_order": NC_("field", "contract order"),
     "start": NC_("field", "turned card"),
     "bidder": NC_("field", "bidder"),
     "trump": NC_("field", "trump"),
     "partner": NC_("field", "partner"),
-    "bidder_scores": NC_("field", "bidder's score"),
-    "defenders_score": NC_("field", "defenders score"),
-    "reverse": NC_("field", "reverse order"),
-    "dirty": NC_("field", "dirty pitch"),
     "played": NC_("field", "cards laid"),
     "trick": NC_("field", "trick"),
     "hand": NC_("field", "hand"),
@@ -276,7 +268,10 @@ def render(
     values: dict[str, object] = dict(params)
     values.pop("as_field", None)
     label = params.get("as_field")
-    values["field"] = field_label(label if isinstance(label, str) else field, lang)
+    if isinstance(label, str) and label not in FIELD_NAMES:
+        values["field"] = translate(lang, label)  # a house rule, by its own label
+    else:
+        values["field"] = field_label(label if isinstance(label, str) else field, lang)
     for key in ("value", "expected", "contract", "card", "given"):
         if key in values:
             values[key] = _words(values[key], lang, quoted=key == "value")

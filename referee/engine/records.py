@@ -218,12 +218,16 @@ def _parse_rules(game: Any, raw: object, problems: list[Problem]) -> Any:
     try:
         return game.parse_rules(raw)
     except RulesError as error:
-        problems.extend(_rule_problem(p) for p in error.problems)
+        labels = {flag.name: flag.label for flag in game.flags}
+        problems.extend(_rule_problem(p, labels) for p in error.problems)
         return None
 
 
-def _rule_problem(p: Problem) -> Problem:
-    """Locate a flag's problem under `rules`; an unknown field of `rules` is an unknown rule."""
+def _rule_problem(p: Problem, labels: Mapping[str, str]) -> Problem:
+    """Locate a flag's problem under `rules`, named by the flag's own label (its one
+    declaration); an unknown field of `rules` is an unknown rule."""
+    if p.field is not None and p.field in labels:
+        p = p.shown_as(labels[p.field])
     if p.code == "unknown_field":
         return Problem("rule_unknown", f"rules.{p.field}", None, p.params)
     return p.under("rules")

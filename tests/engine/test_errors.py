@@ -351,7 +351,7 @@ def test_unquotable_value_falls_back_to_repr() -> None:
 
 
 def test_field_labels() -> None:
-    assert field_label("rules.target", "fr") == "score à atteindre"
+    assert field_label("tricks[1]", "fr") == "levées"
     assert field_label("auction[2]", "en") == "auction"
     assert field_label("mystery", "fr") == "mystery"
     assert field_label(None, "fr") == ""
@@ -398,3 +398,13 @@ def test_both_languages_take_the_same_placeholders(code: str) -> None:
     assert names == {name for _, name, _, _ in Formatter().parse(french) if name}
     params = {name: 1 for name in names if name != "field"}
     assert render(code, "bid", params, 2, "fr").startswith("donne 2 : ")
+
+
+def test_a_house_rule_is_named_by_its_own_label() -> None:
+    """A flag's problem names it with the label the new-game form shows (its one
+    declaration), not with its record key."""
+    record = {**boulmous_record([]), "rules": {"target": 0}}
+    with pytest.raises(RulesError) as caught:
+        parse_record(record)
+    assert caught.value.messages("en") == ["Target score 0 is out of range: 1 to 999"]
+    assert caught.value.messages("fr")[0].startswith("Score à atteindre 0")
