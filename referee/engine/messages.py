@@ -113,7 +113,7 @@ MESSAGES: Final[dict[str, str]] = {
     "pitch_variant": N_("{value}-point pitch does not exist; the variants are {variants}"),
     "pitch_bid_range": N_('{field} {value} is not a bid: {low} to {high}, or "moon"'),
     "point_missing": N_(
-        "who won {card}? Choose the player, or dead if it was burned or thrown away"
+        'who won {card}? Choose the player, or "Dead" if it was burned or thrown away'
     ),
     "point_not_in_variant": N_("{value} is not a point card in {variant}-point pitch"),
     "partner_four_handed": N_("a four-handed game has no called partner: partners sit opposite"),

@@ -665,7 +665,9 @@ def judge_trick(
     if not plays:
         problems.append(problem("trick_empty", "trick"))
     elif len(plays) > players:
+        # One card per player: the cards past the last player's have no player at all.
         problems.append(problem("trick_too_long", "trick", count=len(plays), players=players))
+        raise RulesError(problems)
     seen: set[PitchCard] = set()
     for index, (seat, card) in enumerate(plays):
         seat_value(seat, f"trick[{index}].seat", players, problems)

@@ -355,7 +355,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "point_missing",
         "points.two",
         1,
-        "deal 1: who won the two? Choose the player, or dead if it was burned or thrown away",
+        'deal 1: who won the two? Choose the player, or "Dead" if it was burned or thrown away',
     ),
     (
         "joker-in-5-point",
