@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # the server helpers of tests/server; not bench/ (http.py)
 
-from tests.server.conftest import Phone, Server, free_port, writers_burst  # noqa: E402
+from tests.server.conftest import servers_sharing, writers_burst  # noqa: E402
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored  # noqa: E402
 
 WRITERS = 16
@@ -32,17 +32,7 @@ DEALS_EACH = 18
 
 def run(database: str, servers: int, label: str) -> bool:
     folder = Path(tempfile.mkdtemp(prefix="referee-contention-"))
-    running = []
-    for number in range(servers):
-        workdir = folder / f"server{number}"
-        workdir.mkdir()
-        running.append(Server(free_port(), database, workdir))
-    try:
-        for server in running:
-            server.start()
-        host = Phone(running[0].port)
-        token = host.new_game(["Ana", "Bruno", "Chloé", "Driss"], target="999")
-        host.close()
+    with servers_sharing(database, folder, servers) as (running, token):
         began = time.perf_counter()
         burst = writers_burst(
             [server.port for server in running],
@@ -70,9 +60,6 @@ def run(database: str, servers: int, label: str) -> bool:
             flush=True,
         )
         return once and errors == 0 and tracebacks == 0
-    finally:
-        for server in running:
-            server.stop()
 
 
 def main() -> int:

@@ -15,6 +15,7 @@ import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,3 +206,24 @@ def writers_burst(
     for thread in threads:
         thread.join(timeout=seconds + 60)
     return burst
+
+
+@contextmanager
+def servers_sharing(url: str, folder: Path, count: int) -> Iterator[tuple[list[Server], str]]:
+    """`count` servers started on one database, and a new Boulmous game (to 999) on it:
+    (the servers, the game's token). Every server is stopped at the end."""
+    running = []
+    for number in range(count):
+        workdir = folder / f"server{number}"
+        workdir.mkdir()
+        running.append(Server(free_port(), url, workdir))
+    try:
+        for server in running:
+            server.start()
+        host = Phone(running[0].port)
+        token = host.new_game(["Ana", "Bruno", "Chloé", "Driss"], target="999")
+        host.close()
+        yield running, token
+    finally:
+        for server in running:
+            server.stop()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import Phone, Server, free_port, writers_burst
+from tests.server.conftest import servers_sharing, writers_burst
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored
 
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -22,17 +22,7 @@ DEALS_EACH = 5
 
 @pytest.mark.parametrize("servers", [1, 2], ids=["one-server", "two-servers"])
 def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> None:
-    running = []
-    for number in range(servers):
-        folder = tmp_path / f"server{number}"
-        folder.mkdir()
-        running.append(Server(free_port(), database, folder))
-    try:
-        for server in running:
-            server.start()
-        host = Phone(running[0].port)
-        token = host.new_game(PLAYERS, target="999")
-        host.close()
+    with servers_sharing(database, tmp_path, servers) as (running, token):
         burst = writers_burst(
             [server.port for server in running],
             token,
@@ -50,6 +40,3 @@ def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> 
         for server in running:
             log = (server.workdir / "server.log").read_text()
             assert "Traceback" not in log, log[-2000:]
-    finally:
-        for server in running:
-            server.stop()
