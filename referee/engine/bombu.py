@@ -206,8 +206,12 @@ class Bombu:
         if "tricks" in needed:
             deal = replace(deal, tricks=read_counts(obj, "tricks", PLAYERS, problems, TRICKS))
         capot = deal.capot
-        # On a capot nothing else is counted, so the other counts may be left out.
-        counts_needed = capot is None or any(k in obj for k in ("hearts", "queens", "bombu"))
+        # On a capot nothing else is counted, so the other counts may be left out; when
+        # only some are given, the capot taker took every card, so the others are his.
+        given = [k for k in ("hearts", "queens", "bombu") if k in needed and k in obj]
+        if capot is not None and given:
+            obj = {**_capot_counts(capot, needed), **obj}
+        counts_needed = capot is None or bool(given)
         if "hearts" in needed and counts_needed:
             deal = replace(deal, hearts=read_counts(obj, "hearts", PLAYERS, problems, HEARTS))
         if "queens" in needed and counts_needed:
@@ -433,6 +437,19 @@ def _contracts_left(rules: Rules, played: Mapping[Contract, int]) -> tuple[str, 
     if rules.contract_order is ContractOrder.FIXED:
         left = left[:1]
     return tuple(c.value for c in left)
+
+
+def _capot_counts(seat: int, needed: frozenset[str]) -> dict[str, object]:
+    """The counts of a capot: every heart, every queen and the Bombu in `seat`'s tricks."""
+    everything = {"hearts": HEARTS, "queens": QUEENS}
+    counts: dict[str, object] = {
+        key: [total if s == seat else 0 for s in range(PLAYERS)]
+        for key, total in everything.items()
+        if key in needed
+    }
+    if "bombu" in needed:
+        counts["bombu"] = seat
+    return counts
 
 
 def deal_deltas(deal: Deal) -> tuple[list[int], tuple[Mark, ...]]:

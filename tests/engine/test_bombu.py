@@ -550,3 +550,28 @@ def test_malformed_deals(deal: Any, codes: list[str]) -> None:
 def test_reussite_opens_a_second_suit() -> None:
     layout = Layout.begin(Card.parse("9H")).play(Card.parse("9S")).play(Card.parse("8S"))
     assert [suit.value for suit, _, _ in layout.runs] == ["hearts", "spades"]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{"bombu": 1}, {"hearts": [0, 8, 0, 0]}, {"queens": [0, 4, 0, 0], "bombu": 1}],
+    ids=["the-bombu", "the-hearts", "queens-and-bombu"],
+)
+def test_a_capot_with_some_counts_given_is_accepted(given: dict[str, Any]) -> None:
+    """The capot trap: Bruno took all 8 tricks of a Salad and the K♥ was ticked for him;
+    the other counts are his too, so nothing is missing."""
+    from referee.engine.records import dump_record
+
+    deal = {"contract": "salad", "tricks": [0, 8, 0, 0], **given}
+    record = parse_record(bombu_record([deal]))
+    assert score_record(record).scores == (0, -320, 0, 0)
+    stored = dump_record(record)["deals"][0]
+    assert (stored["hearts"], stored["queens"], stored["bombu"]) == ([0, 8, 0, 0], [0, 4, 0, 0], 1)
+
+
+def test_a_capot_with_a_count_elsewhere_is_refused() -> None:
+
+    deal = {"contract": "salad", "tricks": [0, 8, 0, 0], "bombu": 2}
+    with pytest.raises(RulesError) as caught:
+        parse_record(bombu_record([deal]))
+    assert caught.value.problems[0].code == "no_trick_bombu"

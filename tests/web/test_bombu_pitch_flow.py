@@ -70,6 +70,16 @@ def test_bombu_capot_in_salad_with_counts_left_empty(client: FlaskClient) -> Non
     assert record(client, token)["deals"][0] == {"contract": "salad", "tricks": [8, 0, 0, 0]}
 
 
+def test_bombu_capot_with_the_bombu_ticked_for_its_taker(client: FlaskClient) -> None:
+    """The capot trap of the table: all 8 tricks to Fanny, the K♥ ticked for her."""
+    token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    data = {"action": "save", "contract": "salad", "tricks1": "8", "bombu": "1"}
+    r = client.post(f"/g/{token}/deal", data=data)
+    assert r.status_code == 302
+    stored = record(client, token)["deals"][0]
+    assert (stored["hearts"], stored["queens"], stored["bombu"]) == ([0, 8, 0, 0], [0, 4, 0, 0], 1)
+
+
 PITCH = ["Dale", "Rhonda", "Earl", "Peggy"]
 CARDS = ["ace", "jack", "off_jack", "joker_high", "joker_low", "ten", "three", "two"]
 
