@@ -67,6 +67,11 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
 
 
+def values_of(form: Mapping[str, str]) -> dict[str, str]:
+    """The raw entries of a form, to show it again as the player left it."""
+    return {key: value for key, value in form.items() if key != "csrf_token"}
+
+
 def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     """The house rules as chosen; the engine checks them."""
     rules: dict[str, Any] = {}

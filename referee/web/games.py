@@ -29,9 +29,15 @@ from referee.models import Game
 from referee.services import games as service
 from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, default_rules
-from referee.web.dealforms import values_of
 from referee.web.format import signed
-from referee.web.forms import NewGameForm, messages_by_group, rules_from_form, stake_of, whole
+from referee.web.forms import (
+    NewGameForm,
+    messages_by_group,
+    rules_from_form,
+    stake_of,
+    values_of,
+    whole,
+)
 from referee.web.homes import home_of
 from referee.web.main import my_tokens, remember
 from referee.web.pages import (
