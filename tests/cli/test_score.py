@@ -102,16 +102,21 @@ def test_main_with_lang_option(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert capsys.readouterr().err.startswith("deal 1: ")
 
 
-def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
-    path = tmp_path / "bad.json"
-    path.write_bytes(b"\xff\xfe{")
-    done = subprocess.run(
+def _score_in_a_process(path: Path, lang: str) -> subprocess.CompletedProcess[str]:
+    """`referee score` as a user runs it, in a process of its own."""
+    return subprocess.run(
         [sys.executable, "-m", "referee.cli", "score", str(path)],
         capture_output=True,
         text=True,
         check=False,
-        env={"LANG": "fr_FR.UTF-8", "PATH": ""},
+        env={"LANG": lang, "PATH": ""},
     )
+
+
+def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe{")
+    done = _score_in_a_process(path, "fr_FR.UTF-8")
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.strip()
@@ -153,13 +158,7 @@ def test_what_json_reads_but_no_record_holds_is_one_line(
 ) -> None:
     path = tmp_path / "odd.json"
     path.write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "referee.cli", "score", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"LANG": "C.UTF-8", "PATH": ""},
-    )
+    done = _score_in_a_process(path, "C.UTF-8")
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 1

@@ -96,13 +96,19 @@ def _commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str = "en")
     return run
 
 
+def backed_up(app: Flask, client: FlaskClient, folder: Path) -> str:
+    """Play a little (two games), back up into `folder`; the first game's token."""
+    token = play(client)
+    with app.app_context():
+        backup(folder)
+    return token
+
+
 def test_restore_checks_every_file_and_names_each_skipped_one(
     app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = play(client)
     folder = tmp_path / "b"
-    with app.app_context():
-        backup(folder)
+    token = backed_up(app, client, folder)
     (folder / "manifest.json").unlink()  # a folder of files, as an older backup left it
     bad = {
         "A" * 24 + ".json": b'{"format": "referee-game/1", "game": "boul',  # truncated
@@ -165,10 +171,8 @@ def test_a_revoked_link_never_comes_back(app: Flask, client: FlaskClient, tmp_pa
 def test_a_crash_mid_backup_leaves_whole_files(
     app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    token = play(client)
     folder = tmp_path / "b"
-    with app.app_context():
-        backup(folder)
+    token = backed_up(app, client, folder)
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
     real = os.replace
