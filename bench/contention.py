@@ -54,7 +54,7 @@ def run(database: str, servers: int, label: str) -> bool:
         errors = sum(n for status, n in statuses.items() if status >= 500)
         print(
             f"| {label} | {servers} | {sum(statuses.values())} | {statuses[302]} | "
-            f"{statuses[409]} | {errors} | {pct(0.5):.0f} | {pct(0.95):.0f} | "
+            f"{statuses[409]} | {burst.offers} | {errors} | {pct(0.5):.0f} | {pct(0.95):.0f} | "
             f"{latencies[-1] * 1000:.0f} | {len(recorded) / seconds:.0f} | "
             f"{'yes' if once else 'NO'} | {tracebacks} |",
             flush=True,
@@ -67,11 +67,12 @@ def main() -> int:
     parser.add_argument("--postgres", help="a PostgreSQL URL (a scratch database) to try too")
     args = parser.parse_args()
     print(
-        "| database | servers | posts | recorded (302) | form back (409) | 5xx | "
+        "| database | servers | posts | recorded (302) | form back (409) | "
+        "deal taken, recorded as next | 5xx | "
         "p50 ms | p95 ms | max ms | deals/s | each acknowledged deal stored once | "
         "tracebacks |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     good = True
     for servers in (1, 2):
         folder = Path(tempfile.mkdtemp(prefix="referee-contention-db-"))

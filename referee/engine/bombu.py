@@ -167,6 +167,10 @@ class Bombu:
         """Everyone plays for himself."""
         return alone(players)
 
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        """One dealer per manche, passing to the right ("le donneur ... à droite")."""
+        return manche_dealer(first_dealer, (number - 1) // DEALS_PER_MANCHE)
+
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """The contracts deal `number` may be: each manche plays the six once, so those
         its other deals have not played (under a fixed order, the one of its place)."""

@@ -177,6 +177,10 @@ class Boulmous:
         """Everyone plays for himself."""
         return alone(players)
 
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        """The deal passes to the left, one seat a deal."""
+        return (first_dealer + number - 1) % players
+
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """A taker names his trump freely: no set of contracts to choose among."""
         return ()
@@ -273,7 +277,7 @@ class Boulmous:
         won_at = 0
         for number, deal in enumerate(record.deals, start=1):
             # "Le donneur" passes to the left (+1) after every deal, a void one included.
-            dealer = (record.first_dealer + number - 1) % PLAYERS
+            dealer = self.dealer_of(record.first_dealer, number, PLAYERS)
             if winner is not None:
                 problems.append(problem("after_win", "deals", won_at=won_at).at_deal(number))
                 break
@@ -297,7 +301,11 @@ class Boulmous:
             payments.extend(
                 Payment(seat, winner, 1 + boites[seat]) for seat in range(PLAYERS) if seat != winner
             )
-        next_dealer = None if winner is not None else (record.first_dealer + len(results)) % PLAYERS
+        next_dealer = (
+            None
+            if winner is not None
+            else self.dealer_of(record.first_dealer, len(results) + 1, PLAYERS)
+        )
         return Standings(
             game=self.key,
             finished=winner is not None,

@@ -115,6 +115,11 @@ class Game(Protocol[R, D]):
         be, where a deal's contract is chosen among a set (Bombu); else empty."""
         ...
 
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        """Who deals deal `number` (from 1), by the rotation alone, even past the end
+        of a game (a next game at the same table starts with the one after)."""
+        ...
+
     def parse_rules(self, raw: Mapping[str, object]) -> R:
         """Read the house-rule flags (missing ones take their defaults)."""
         ...

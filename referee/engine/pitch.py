@@ -270,6 +270,10 @@ class Pitch:
         (a hand's partner changes with the called card)."""
         return ((0, 2), (1, 3)) if players == 4 else alone(players)
 
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        """The deal passes to the left, one seat a deal."""
+        return (first_dealer + number - 1) % players
+
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """The bidder names his trump freely: no set of contracts to choose among."""
         return ()
@@ -347,7 +351,7 @@ class Pitch:
         won_at = 0
         for number, deal in enumerate(record.deals, start=1):
             # "L'enchère commence par le joueur à gauche du croupier": the deal passes left.
-            dealer = (record.first_dealer + number - 1) % count
+            dealer = self.dealer_of(record.first_dealer, number, count)
             if winners:
                 problems.append(problem("after_win", "deals", won_at=won_at).at_deal(number))
                 break
@@ -369,7 +373,9 @@ class Pitch:
             winners=winners,
             scores=tuple(scores),
             deals=tuple(results),
-            next_dealer=None if finished else (record.first_dealer + len(results)) % count,
+            next_dealer=None
+            if finished
+            else self.dealer_of(record.first_dealer, len(results) + 1, count),
             # Referee's ruling: each player who did not win pays each winner one stake.
             money=None
             if record.stake is None

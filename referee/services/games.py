@@ -39,6 +39,16 @@ class KeyOfAnotherGame(Exception):
     """The form's key was issued for another game: this form is not one of this game's."""
 
 
+class DealTaken(Exception):
+    """The deal a form was opened for was recorded meanwhile (from another phone):
+    this form's deal is not appended silently after it. `next` is the number the
+    deal would take now."""
+
+    def __init__(self, next: int) -> None:
+        super().__init__(next)
+        self.next = next
+
+
 class Added(Enum):
     """What became of a new deal's post."""
 
@@ -172,6 +182,14 @@ def version_of(token: str) -> int | None:
     return db.session.connection().execute(query).scalar()
 
 
+def state_of(token: str) -> tuple[int, bool] | None:
+    """(version, finished) of the game, without loading it (see `version_of`)."""
+    table = Game.__table__
+    query = select(table.c.version, table.c.finished).where(table.c.token == token)
+    row = db.session.connection().execute(query).first()
+    return None if row is None else (row[0], bool(row[1]))
+
+
 def find_view(view_token: str) -> Game | None:
     """The game of this spectator token, if any."""
     return db.session.scalar(select(Game).where(Game.view_token == view_token))
@@ -251,14 +269,19 @@ RETRY_FOR = 10.0
 _BACKOFF = (0.002, 0.05)
 
 
-def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> Added:
+def add_deal(
+    game: Game, deal: dict[str, Any], key: str | None = None, number: int | None = None
+) -> Added:
     """Append a deal, unless this form's key already recorded one (a retry).
 
-    The deal is re-read through the engine and stored in its canonical form. If
-    another phone added a deal at the same moment, the game is read again and the
-    deal goes after it (re-checked against the game as it now stands), until it
-    lands; after `RETRY_FOR` seconds of lost races, `Busy` (nothing was written).
-    A key issued for another game raises `KeyOfAnotherGame`.
+    The deal is re-read through the engine and stored in its canonical form.
+    `number` is the deal the form was opened for: when another phone recorded that
+    one first, `DealTaken` says so (with the number this one would take) instead of
+    appending it silently; the player decides. Without a number (a form of an older
+    page), a deal that lost the race for its place goes after the winner. Either
+    way a lost race is tried again, against the game as it now stands, for up to
+    `RETRY_FOR` seconds; then `Busy` (nothing was written). A key issued for
+    another game raises `KeyOfAnotherGame`.
     """
     deadline = time.monotonic() + RETRY_FOR
     pause = _BACKOFF[0]
@@ -267,6 +290,8 @@ def add_deal(game: Game, deal: dict[str, Any], key: str | None = None) -> Added:
             done = _submitted(game, key)
             if done is not None:
                 return done
+        if number is not None and number != len(game.deals) + 1:
+            raise DealTaken(len(game.deals) + 1)
         try:
             _append(game, deal, key)
             return Added.RECORDED
@@ -353,6 +378,79 @@ def undo_last(game: Game, version: int) -> bool:
     _touch(game, replay(game, [d.data for d in rows[:-1]])[0])
     _commit_or_stale()
     return True
+
+
+def put_back(game: Game, version: int) -> int | None:
+    """Undo the undo: the deal last taken back goes back in its place, if nothing
+    changed since (`version` is the game's just after the undo; else StaleVersion).
+    Its number, or None when the last change was not an undo."""
+    _check_version(game, version)
+    last = db.session.scalars(
+        select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(1)
+    ).first()
+    rows = list(game.deals)
+    if last is None or last.action != "undo" or last.before is None or last.position != len(rows):
+        return None
+    deal = last.before
+    standings, canonical = replay(game, [*(d.data for d in rows), deal])
+    db.session.add(Deal(game_id=game.id, position=len(rows), data=canonical[-1]))
+    db.session.add(Change(game_id=game.id, action="redo", position=len(rows), after=canonical[-1]))
+    db.session.execute(
+        update(Submission)
+        .where(Submission.game_id == game.id, Submission.position == len(rows))
+        .values(undone=False)
+    )
+    _touch(game, standings)
+    _commit_or_stale()
+    return len(rows) + 1
+
+
+def rename(game: Game, seat: int, name: str, version: int) -> bool:
+    """Give the player of `seat` another name (a typo, a substitute): every line and
+    the sheet use it, the history keeps the old one. The engine checks the name.
+    False when the name is the same; StaleVersion if the game changed since."""
+    _check_version(game, version)
+    if not 0 <= seat < len(game.players):
+        raise LookupError(seat)
+    players = list(game.players)
+    before = players[seat]
+    players[seat] = name.strip()
+    if players[seat] == before:
+        return False
+    record = {**record_of(game), "players": players}
+    standings = score_record(parse_record(record))  # RulesError: empty, twice, too long…
+    game.players = players
+    db.session.add(
+        Change(
+            game_id=game.id,
+            action="rename",
+            position=seat,
+            before={"name": before},
+            after={"name": players[seat]},
+        )
+    )
+    _touch(game, standings)
+    _commit_or_stale()
+    return True
+
+
+def again(game: Game) -> Game:
+    """A new game at the same table: the same players in the same seats, house rules,
+    stake, currency and place; the deal passes on, so whoever would deal next (after
+    the last deal of this one) deals first."""
+    rotation = GAMES[game.game]
+    dealer = rotation.dealer_of(game.first_dealer, len(game.deals) + 1, len(game.players))
+    return create(
+        Settings(
+            game=game.game,
+            players=list(game.players),
+            first_dealer=dealer,
+            rules=dict(game.rules),
+            stake=game.stake,
+            currency=game.currency,
+            place=game.place,
+        )
+    )
 
 
 def export(game: Game) -> dict[str, Any]:

@@ -21,6 +21,8 @@ class Row:
     deltas: tuple[int, ...]
     totals: tuple[int, ...]
     marks: list[tuple[str, int | None]] = field(default_factory=list)
+    #: What each side scored, where it scored: [(names, delta)] ("Ana & Chloé", +4).
+    scored: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -36,6 +38,11 @@ class Board:
     needs: list[int | None]  # points each seat still needs, where that means something
     deals_left: int | None
 
+    @property
+    def last(self) -> Row | None:
+        """The deal recorded last, shown in one line above the history."""
+        return self.rows[-1] if self.rows else None
+
 
 def build(game: Game, scored: Scored) -> Board:
     """Lay out the standings of `game` (scored once, `scored`) for the page."""
@@ -43,6 +50,9 @@ def build(game: Game, scored: Scored) -> Board:
     players = len(game.players)
     totals = [0] * players
     rows: list[Row] = []
+    rules = GAMES[game.game]
+    sides = rules.sides(players)
+    labels = [" & ".join(game.players[seat] for seat in side) for side in sides]
     for number, (result, stored) in enumerate(zip(standings.deals, game.deals, strict=True), 1):
         totals = [t + d for t, d in zip(totals, result.deltas, strict=True)]
         rows.append(
@@ -53,15 +63,18 @@ def build(game: Game, scored: Scored) -> Board:
                 result.deltas,
                 tuple(totals),
                 [(m.kind.value, m.seat) for m in result.marks],
+                [
+                    (label, result.deltas[side[0]])
+                    for label, side in zip(labels, sides, strict=True)
+                    if result.deltas[side[0]]
+                ],
             )
         )
-    rules = GAMES[game.game]
     scores = standings.scores
     low = rules.lowest_wins
     ranking = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
     best = scores[ranking[0]]
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
-    sides = rules.sides(players)
     teams = list(sides) if any(len(side) > 1 for side in sides) else None
     target = getattr(scored.rules, "target", None)
     needs: list[int | None] = [

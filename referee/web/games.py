@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -25,8 +26,10 @@ from flask_babel import gettext as _
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
+from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
+from referee.web.board import Row, build
 from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.format import signed
@@ -107,19 +110,40 @@ def show(token: str) -> Page:
 
     The page holds nothing of the session (no form, no token), so it is rendered
     once per game version and language and served again from memory; a page with
-    a message to flash is rendered fresh.
+    a message to flash, a just-recorded deal's undo or a finished game's "same table
+    again" (forms, so a session's CSRF token) is rendered fresh.
     """
-    version = service.version_of(token)
-    if version is None:
+    state = service.state_of(token)
+    if state is None:
         abort(404)
+    version, finished = state
     remember(token)
-    if session.get("_flashes"):
-        return render_game_page(load(token))
+    just = _just_done(token)
+    if session.get("_flashes") or just or finished:
+        return render_game_page(load(token), just=just)
     cache: LRU[CachedPage] = current_app.extensions["page_cache"]
     key = ("edit", token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
     page = cache.get_or_make(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
     return page.response(request.accept_encodings, request.if_none_match)
+
+
+def _just_done(token: str) -> dict[str, Any] | None:
+    """What this phone just did to this game (recorded or took back a deal), shown
+    once above the scores with the one tap that takes it back."""
+    just = session.pop("just", None)
+    if not isinstance(just, dict) or just.get("token") != token:
+        return None
+    return just
+
+
+def _did(game: Game, what: str, number: int) -> None:
+    session["just"] = {
+        "token": game.token,
+        "what": what,
+        "number": number,
+        "version": game.version,
+    }
 
 
 # --- entering and correcting deals -----------------------------------------------------
@@ -135,6 +159,7 @@ def _deal_page(
     editing: bool = False,
     status: int = 200,
     standings: Standings | None = None,
+    taken: list[Row] | None = None,
 ) -> Page:
     standings = standings or service.standings_of(game)
     action = (
@@ -156,6 +181,7 @@ def _deal_page(
         editing=editing,
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, number),
+        taken=taken,
     )
     return page, status
 
@@ -187,11 +213,20 @@ def deal(token: str) -> Page:
     entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
     if g.get("rate_limited"):
         return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
+    opened_for = whole(request.form.get("number"))
     try:
         if request.form.get("action") == "preview":
             after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
             return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
-        added = service.add_deal(game, entered, key=form_key(values.get("key")))
+        added = service.add_deal(game, entered, key=form_key(values.get("key")), number=opened_for)
+    except service.DealTaken as taken:
+        # Another phone recorded the deal this form was opened for: show it, keep
+        # these entries, offer them as the next deal (one tap: the form's button).
+        game = load(token)
+        scored = service.scored(game)
+        rows = build(game, scored).rows[(opened_for or taken.next) - 1 :]
+        values["number"] = str(taken.next)
+        return _deal_page(game, values, number=taken.next, taken=rows, status=409)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
@@ -209,7 +244,9 @@ def deal(token: str) -> Page:
         flash(_("That deal was already recorded."))
     elif added is service.Added.UNDONE:
         flash(_("That deal was recorded, then taken back: it was not recorded again."))
-    return redirect(url_for("games.show", token=token) + "#last")
+    else:
+        _did(game, "recorded", len(game.deals))
+    return redirect(url_for("games.show", token=token))
 
 
 #: A form key as deal forms carry them (the server's are 32 hex digits).
@@ -286,15 +323,38 @@ def edit(token: str, number: int) -> Page:
     try:
         service.replace_deal(game, number - 1, entered, version)
     except service.StaleVersion:
-        flash(
-            _("Someone else changed the game meanwhile: here it is now. Check, then correct again.")
-        )
-        return redirect(url_for("games.show", token=token))
+        return _lost_race(token, number, values)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, editing=True, status=422)
     flash(_("Deal %(number)d corrected.", number=number))
     return redirect(url_for("games.show", token=token))
+
+
+def _lost_race(token: str, number: int, values: dict[str, str]) -> Page:
+    """A correction made on a game that changed meanwhile: the form comes back with
+    its entries, beside that deal as it is now, to be saved again on the new state."""
+    db.session.rollback()
+    game = load(token)
+    if number > len(game.deals):
+        flash(_("Someone else took that deal back meanwhile: there is nothing to correct."))
+        return redirect(url_for("games.show", token=token))
+    values["version"] = str(game.version)
+    row = build(game, service.scored(game)).rows[number - 1]
+    message = _(
+        "Someone else changed the game meanwhile. Deal %(n)d is now as shown here; "
+        "your correction is kept below: save it again to replace it.",
+        n=number,
+    )
+    return _deal_page(
+        game,
+        values,
+        number=number,
+        errors={"": [message]},
+        editing=True,
+        taken=[row],
+        status=409,
+    )
 
 
 @bp.route("/g/<token>/undo", methods=["GET", "POST"])
@@ -308,11 +368,72 @@ def undo(token: str) -> Page:
         version = whole(request.form.get("version"))
         if version is None:
             raise service.StaleVersion()
+        number = len(game.deals)
         if service.undo_last(game, version):
-            flash(_("Last deal taken back."))
+            _did(game, "undone", number)
     except service.StaleVersion:
         flash(_("Someone else changed the game meanwhile: nothing was undone."))
     return redirect(url_for("games.show", token=token))
+
+
+@bp.post("/g/<token>/put-back")
+def put_back(token: str) -> Page:
+    """Put back the deal just taken back (undo the undo), if nothing changed since."""
+    game = load(token)
+    version = whole(request.form.get("version"))
+    try:
+        if version is None:
+            raise service.StaleVersion()
+        number = service.put_back(game, version)
+    except service.StaleVersion:
+        flash(_("Someone else changed the game meanwhile: the deal was not put back."))
+    except RulesError:
+        flash(_("That deal no longer fits the game: it was not put back."))
+    else:
+        if number is not None:
+            _did(game, "recorded", number)
+    return redirect(url_for("games.show", token=token))
+
+
+@bp.route("/g/<token>/players", methods=["GET", "POST"])
+def players(token: str) -> Page:
+    """Rename a player (a typo, a substitute): every line and the sheet follow."""
+    game = load(token)
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        seat = whole(request.form.get("seat"))
+        version = whole(request.form.get("version"))
+        name = request.form.get("name", "")
+        try:
+            if seat is None or not 0 <= seat < len(game.players):
+                abort(400)
+            if version is None:
+                raise service.StaleVersion()
+            if service.rename(game, seat, name, version):
+                flash(_("%(name)s renamed.", name=name.strip()))
+            return redirect(url_for("games.show", token=token))
+        except service.StaleVersion:
+            db.session.rollback()
+            game = load(token)
+            errors = {"": [_("Someone else changed the game meanwhile: check, then rename again.")]}
+        except RulesError as error:
+            db.session.rollback()
+            errors = {
+                f"name{seat}": [
+                    m for ms in messages_by_group(error.problems, None).values() for m in ms
+                ]
+            }
+        page = render_template("players.html", game=game, errors=errors, typed=request.form)
+        return page, 409 if "" in errors else 422
+    return render_template("players.html", game=game, errors=errors, typed={})
+
+
+@bp.post("/g/<token>/again")
+def again(token: str) -> Page:
+    """The next game at the same table: same players, seats, rules, stake and place."""
+    game = service.again(load(token))
+    remember(game.token)
+    return redirect(url_for("games.show", token=game.token))
 
 
 @bp.get("/g/<token>/history")

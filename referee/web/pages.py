@@ -55,14 +55,24 @@ def game_page_tag(token: str) -> str:
     return hashlib.blake2s(token.encode(), digest_size=6).hexdigest()
 
 
-def render_game_page(game: Game, spectator: bool = False) -> str:
-    """The scoreboard page; a spectator's has no button that would change anything."""
+def render_game_page(
+    game: Game, spectator: bool = False, just: dict[str, Any] | None = None
+) -> str:
+    """The scoreboard page; a spectator's has no button that would change anything.
+
+    `just` is what this phone just did (a deal recorded or taken back): a line says
+    so above the scores, with the one tap that takes it back while nothing else
+    changed the game.
+    """
     scored = service.scored(game)
+    if just is not None and just.get("version") != game.version:
+        just = None  # another phone wrote since: its undo would not be this one's
     return render_template(
         "game.html",
         board=build(game, scored),
         chart=game_chart(game, scored.standings),
         spectator=spectator,
+        just=just,
     )
 
 

@@ -62,7 +62,7 @@ def test_invalid_record_one_line_per_problem(tmp_path: Path) -> None:
 def test_invalid_record_in_french(tmp_path: Path) -> None:
     status, _, err = _run(_write(tmp_path, boulmous_record([played(2, 4, [1, 0, 3, 1])])), "fr")
     assert status == 1
-    assert err == "donne 1 : les levées font 5 au total, une donne en compte 6\n"
+    assert err == "donne 1\u202f: les levées font 5 au total, une donne en compte 6\n"
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_user_language(option: str | None, environ: dict[str, str], lang: str) -
 def test_main_with_lang_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, boulmous_record([played(2, 4, [1, 0, 3, 1])]))
     assert main(["--lang", "fr", "score", path]) == 1
-    assert capsys.readouterr().err.startswith("donne 1 : ")
+    assert capsys.readouterr().err.startswith("donne 1\u202f: ")
     assert main(["score", path, "--lang", "en"]) == 1
     assert capsys.readouterr().err.startswith("deal 1: ")
 

@@ -336,7 +336,7 @@ def test_french_message() -> None:
     with pytest.raises(RulesError) as caught:
         standings(_deal(played(2, 4, [1, 0, 3, 1])))
     assert caught.value.messages("fr") == [
-        "donne 1 : les levées font 5 au total, une donne en compte 6"
+        "donne 1\u202f: les levées font 5 au total, une donne en compte 6"
     ]
 
 
@@ -397,7 +397,7 @@ def test_both_languages_take_the_same_placeholders(code: str) -> None:
     names = {name for _, name, _, _ in Formatter().parse(english) if name}
     assert names == {name for _, name, _, _ in Formatter().parse(french) if name}
     params = {name: 1 for name in names if name != "field"}
-    assert render(code, "bid", params, 2, "fr").startswith("donne 2 : ")
+    assert render(code, "bid", params, 2, "fr").startswith("donne 2\u202f: ")
 
 
 def test_a_house_rule_is_named_by_its_own_label() -> None:

@@ -83,7 +83,7 @@ def test_a_boulmous_contract_is_its_trump_at_the_table() -> None:
     with pytest.raises(RulesError) as caught:
         parse_record(boulmous_record([{"taker": 0, "bid": 3, "tricks": [3, 1, 1, 1]}]))
     assert caught.value.messages("en") == ["deal 1: trump is missing"]
-    assert caught.value.messages("fr") == ["donne 1 : atout : manquant"]
+    assert caught.value.messages("fr") == ["donne 1\u202f: atout\u202f: manquant"]
 
 
 @pytest.mark.parametrize(

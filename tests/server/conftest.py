@@ -27,6 +27,12 @@ from tests.web.conftest import database  # noqa: F401  (the same databases as th
 HOST = "127.0.0.1"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(r'name="key" value="([^"]+)"')
+_NUMBER = re.compile(r'name="number" value="([0-9]+)"')
+#: The answer to a deal whose number another phone took: its form, offered again.
+OFFERED = "Meanwhile another phone recorded"
+#: A phone of a burst taps "record it as the next deal" up to this many times (as
+#: many as there are phones racing, at most).
+WRITERS_AT_MOST = 16
 
 
 def free_port() -> int:
@@ -98,6 +104,16 @@ def server(database: str, tmp_path: Path) -> Iterator[Server]:  # noqa: F811
     running.stop()
 
 
+def fields_of(page: str) -> dict[str, str]:
+    """The hidden fields of a form page: CSRF token, one-time key, deal number."""
+    fields = {"csrf_token": _CSRF.search(page).group(1)}  # type: ignore[union-attr]
+    for name, pattern in (("key", _KEY), ("number", _NUMBER)):
+        found = pattern.search(page)
+        if found:
+            fields[name] = found.group(1)
+    return fields
+
+
 @dataclass
 class Phone:
     """One browser: a keep-alive connection and its session cookie."""
@@ -136,11 +152,19 @@ class Phone:
         """The hidden fields of a form page (CSRF token, one-time key)."""
         status, page, _ = self.request("GET", path)
         assert status == 200, (status, page[:300])
-        fields = {"csrf_token": _CSRF.search(page).group(1)}  # type: ignore[union-attr]
-        key = _KEY.search(page)
-        if key:
-            fields["key"] = key.group(1)
-        return fields
+        return fields_of(page)
+
+    def post_deal(self, token: str, form: dict[str, str], taps: int = 3) -> tuple[int, int]:
+        """Post a deal form as a player would: when another phone took its deal, the
+        form comes back (409) offering the next number, and the player taps "record
+        it as the next deal", up to `taps` times. (last status, offers seen)."""
+        offers = 0
+        while True:
+            status, page, _ = self.request("POST", f"/g/{token}/deal", form, timeout=60)
+            if status != 409 or OFFERED not in page or offers >= taps:
+                return status, offers
+            offers += 1
+            form = {**form, **fields_of(page)}
 
     def new_game(self, players: list[str], **rules: str) -> str:
         fields = self.form("/new?game=boulmous")
@@ -163,6 +187,8 @@ class Burst:
     statuses: Counter[int] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     acknowledged: list[dict[str, Any]] = field(default_factory=list)
+    #: Times a phone heard that its deal was taken and recorded it as the next one.
+    offers: int = 0
 
 
 def writers_burst(
@@ -189,12 +215,11 @@ def writers_burst(
                 form = deal_of(rng)
                 fields = phone.form(f"/g/{token}/deal")
                 started = time.perf_counter()
-                status, _body, _location = phone.request(
-                    "POST", f"/g/{token}/deal", {**fields, **form}, timeout=60
-                )
+                status, offers = phone.post_deal(token, {**fields, **form}, taps=WRITERS_AT_MOST)
                 with lock:
                     burst.latencies.append(time.perf_counter() - started)
                     burst.statuses[status] += 1
+                    burst.offers += offers
                     if status == 302:
                         burst.acknowledged.append(form)
         finally:

@@ -1,8 +1,10 @@
 """16 phones writing to one game at once, on one server and on two sharing the database.
 
 On SQLite (one file) and, with `DATABASE_URL` (CI's `make test-postgres`), on
-PostgreSQL. A deal that loses the race for its place is tried again until it lands;
-the answer is never a 5xx, and every deal acknowledged is stored exactly once.
+PostgreSQL. Each phone's form says which deal it was opened for: when another phone
+took that deal, the form comes back offering the next one, and the phone records it
+there (one tap). The answer is never a 5xx, and every deal acknowledged is stored
+exactly once.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> 
         recorded = [key_of(as_form(d)) for d in stored(running[0].port, token)]
         # Each acknowledged deal is stored, once.
         assert Counter(recorded) == Counter(key_of(f) for f in burst.acknowledged)
-        assert statuses[302] >= WRITERS * DEALS_EACH * 0.9
+        # Recorded, or offered as the next deal and then recorded there: at least 90 %.
+        assert statuses[302] >= WRITERS * DEALS_EACH * 0.9, (statuses, burst.offers)
+        assert burst.offers > 0  # 16 phones on one game: some deals were taken first
         for server in running:
             log = (server.workdir / "server.log").read_text()
             assert "Traceback" not in log, log[-2000:]

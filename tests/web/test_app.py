@@ -123,7 +123,7 @@ def test_pdf_command_in_process(tmp_path: Path, examples_dir: Path) -> None:
     assert (status, err.getvalue()) == (0, "")
     page = PdfReader(str(out)).pages[0]
     assert round(float(page.mediabox.width)) == 612
-    assert "Vainqueur : Yasmine" in page.extract_text()
+    assert "Vainqueur\u202f: Yasmine" in page.extract_text()
 
 
 def test_pdf_command_errors(tmp_path: Path, examples_dir: Path) -> None:

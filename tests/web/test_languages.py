@@ -59,7 +59,7 @@ def test_the_engine_reads_the_one_catalogue() -> None:
     assert translate("fr", "No tricks") == "Pas de pli"  # the web's word, the same entry
     assert translate("fr", "hearts", "field") == "cœurs"
     assert translate("fr", "hearts") == "cœur"
-    assert render("missing", "taker", {}, 2, "fr") == "donne 2 : preneur : manquant"
+    assert render("missing", "taker", {}, 2, "fr") == "donne 2\u202f: preneur\u202f: manquant"
 
 
 def test_pages_in_french(client: FlaskClient) -> None:

@@ -55,6 +55,9 @@ class Tally:
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         return alone(players)
 
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        return (first_dealer + number - 1) % players
+
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         return ()
 

@@ -1,0 +1,198 @@
+"""The loop at the table (issue 14): after Record, two phones on one deal, a lost
+correction, undo and put back, renaming a player, the same table again."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game
+from tests.web.test_boulmous_flow import PLAYERS, deal, tricks
+
+BRUNO_FOUR = {"taker": 1, "bid": 4, "contract": "hearts", **tricks(1, 4, 1, 0)}
+CHLOE_THREE = {"taker": 2, "bid": 3, "contract": "spades", **tricks(1, 1, 3, 1)}
+
+
+def english(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+
+
+def exported(client: FlaskClient, token: str) -> dict[str, Any]:
+    return json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+
+
+def form_fields(page: str) -> dict[str, str]:
+    """The hidden fields of the deal form on `page` (its key, number, version)."""
+    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', page))
+    fields.pop("csrf_token", None)
+    return fields
+
+
+def test_after_record_the_page_opens_at_the_scores_with_the_deal_and_its_undo(
+    client: FlaskClient,
+) -> None:
+    english(client)
+    token = new_game(client, "boulmous", PLAYERS)
+    response = deal(client, token, **BRUNO_FOUR, number=1)
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/g/{token}"  # no #last: the top of the page
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "✓ Deal 1 recorded." in page
+    # The one-line summary sits above the button for the next deal.
+    line = page.index('class="last-deal"')
+    assert line < page.index("Enter deal 2") < page.index('class="history"')
+    assert re.search(r"Bruno <strong>\+4</strong>", page[line:])
+    assert f'action="/g/{token}/undo"' in page
+    # Shown once: the next view is the plain scoreboard.
+    assert "✓ Deal 1 recorded." not in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_quick_undo_then_put_back(client: FlaskClient) -> None:
+    english(client)
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, **BRUNO_FOUR, number=1)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)  # type: ignore[union-attr]
+    assert client.post(f"/g/{token}/undo", data={"version": version}).status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Deal 1 taken back." in page
+    assert exported(client, token)["deals"] == []
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)  # type: ignore[union-attr]
+    assert client.post(f"/g/{token}/put-back", data={"version": version}).status_code == 302
+    assert exported(client, token)["deals"][0]["taker"] == 1
+    history = client.get(f"/g/{token}/history").get_data(as_text=True)
+    assert "Deal 1 put back" in history
+    assert "Deal 1 taken back" in history
+    # The form that recorded it, sent again, is "already recorded" (not undone).
+    assert client.post(f"/g/{token}/put-back", data={"version": version}).status_code == 302
+    assert len(exported(client, token)["deals"]) == 1
+
+
+def test_put_back_refused_once_the_game_moved_on(client: FlaskClient) -> None:
+    english(client)
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, **BRUNO_FOUR)
+    client.post(f"/g/{token}/undo", data={"version": "1"})
+    deal(client, token, **CHLOE_THREE)  # another deal since: putting back is stale
+    response = client.post(f"/g/{token}/put-back", data={"version": "2"}, follow_redirects=True)
+    assert "not put back" in response.get_data(as_text=True)
+    assert [d["taker"] for d in exported(client, token)["deals"]] == [2]
+
+
+def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
+    first, second = app.test_client(), app.test_client()
+    english(second)
+    token = new_game(first, "boulmous", PLAYERS)
+    fields_1 = form_fields(first.get(f"/g/{token}/deal").get_data(as_text=True))
+    fields_2 = form_fields(second.get(f"/g/{token}/deal").get_data(as_text=True))
+    assert fields_1["number"] == fields_2["number"] == "1"
+    assert deal(first, token, **fields_1, **BRUNO_FOUR).status_code == 302
+    # The second phone typed the same deal: it comes back, entries kept, with deal 1 shown.
+    response = deal(second, token, **fields_2, **BRUNO_FOUR)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Meanwhile another phone recorded this deal:" in page
+    assert "Record it as deal 2" in page
+    assert 'id="taker_1" name="taker" value="1" checked' in page
+    assert len(exported(first, token)["deals"]) == 1
+    # One tap records it as the next deal: the form now says deal 2.
+    again = form_fields(page)
+    assert again["number"] == "2"
+    assert again["key"] == fields_2["key"]
+    assert deal(second, token, **again, **BRUNO_FOUR).status_code == 302
+    assert len(exported(first, token)["deals"]) == 2
+    # Sent once more (a double tap), it is not recorded a third time.
+    assert deal(second, token, **again, **BRUNO_FOUR).status_code == 302
+    assert len(exported(first, token)["deals"]) == 2
+
+
+def test_a_correction_that_loses_a_race_keeps_its_entries(app: Any) -> None:
+    first, second = app.test_client(), app.test_client()
+    english(second)
+    token = new_game(first, "boulmous", PLAYERS)
+    deal(first, token, **BRUNO_FOUR)
+    page_2 = second.get(f"/g/{token}/deal/1/edit").get_data(as_text=True)
+    version = form_fields(page_2)["version"]
+    page_1 = first.get(f"/g/{token}/deal/1/edit").get_data(as_text=True)
+    changed = {**BRUNO_FOUR, **tricks(0, 4, 1, 1)}
+    data = {"action": "save", "version": form_fields(page_1)["version"]}
+    first.post(f"/g/{token}/deal/1/edit", data={**data, **{k: str(v) for k, v in changed.items()}})
+    mine = {**BRUNO_FOUR, "bid": 5, **tricks(0, 5, 1, 0)}
+    response = second.post(
+        f"/g/{token}/deal/1/edit",
+        data={"action": "save", "version": version, **{k: str(v) for k, v in mine.items()}},
+    )
+    assert response.status_code == 409
+    text = response.get_data(as_text=True)
+    assert "your correction is kept below" in text
+    assert 'id="bid_5" name="bid" value="5" checked' in text
+    assert 'name="tricks1" value="5"' in text
+    fresh = form_fields(text)["version"]
+    assert fresh != version
+    # Saved again on the state it was shown beside, it lands.
+    response = second.post(
+        f"/g/{token}/deal/1/edit",
+        data={"action": "save", "version": fresh, **{k: str(v) for k, v in mine.items()}},
+    )
+    assert response.status_code == 302
+    assert exported(first, token)["deals"][0]["bid"] == 5
+
+
+def test_rename_a_player_everywhere_history_keeps_the_old_name(client: FlaskClient) -> None:
+    english(client)
+    token = new_game(client, "boulmous", ["Ana", "Brunp", "Chloé", "Driss"])
+    deal(client, token, **BRUNO_FOUR)
+    page = client.get(f"/g/{token}/players").get_data(as_text=True)
+    version = form_fields(page)["version"]
+    response = client.post(
+        f"/g/{token}/players", data={"seat": "1", "name": " Bruno ", "version": version}
+    )
+    assert response.status_code == 302
+    assert exported(client, token)["players"] == PLAYERS
+    board = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Bruno" in board
+    assert "Brunp" not in board
+    assert "Brunp renamed Bruno" in client.get(f"/g/{token}/history").get_data(as_text=True)
+    # The same name twice is refused, with the engine's message, nothing changed.
+    version = form_fields(client.get(f"/g/{token}/players").get_data(as_text=True))["version"]
+    response = client.post(
+        f"/g/{token}/players", data={"seat": "0", "name": "Bruno", "version": version}
+    )
+    assert response.status_code == 422
+    assert 'class="error"' in response.get_data(as_text=True)
+    assert exported(client, token)["players"] == PLAYERS
+    # A stale form is refused, not applied over the other phone's change.
+    response = client.post(
+        f"/g/{token}/players", data={"seat": "0", "name": "Anna", "version": "0"}
+    )
+    assert response.status_code == 409
+    assert exported(client, token)["players"][0] == "Ana"
+
+
+def test_same_table_again(client: FlaskClient) -> None:
+    english(client)
+    token = new_game(
+        client, "boulmous", PLAYERS, stake="2", currency="CHF", place="Chez Ana", rule_target="4"
+    )
+    deal(client, token, **BRUNO_FOUR)  # Bruno reaches 4: the game is over
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Same table again" in page
+    response = client.post(f"/g/{token}/again")
+    assert response.status_code == 302
+    new_token = response.headers["Location"].removeprefix("/g/")
+    assert new_token != token
+    before, after = exported(client, token), exported(client, new_token)
+    for field in ("players", "rules", "stake", "currency", "place", "game"):
+        assert after[field] == before[field], field
+    assert after["deals"] == []
+    assert after["first_dealer"] == 1  # Ana dealt the only deal: Bruno deals first
+
+
+def test_same_table_again_passes_the_bombu_deal_to_the_right(client: FlaskClient) -> None:
+    token = new_game(client, "bombu", PLAYERS, first_dealer="2")
+    new_token = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
+    # No deal played: Chloé would still deal the first manche.
+    assert exported(client, new_token)["first_dealer"] == 2
