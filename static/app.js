@@ -16,15 +16,26 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// Steppers around count boxes, and the last box filled with what the others leave.
+// Steppers around count boxes, a running sum ("5 of 6"), the last box filled with
+// what the others leave, and one digit moving on to the next box (every count of a
+// deal is below 10), so that a row of counts is typed without tapping each box.
+const countBoxes = () => Array.from(document.querySelectorAll("fieldset.counts input[type=number]"));
 function enhanceCounts(group) {
   const total = Number(group.dataset.total);
   const inputs = Array.from(group.querySelectorAll("input[type=number]"));
-  const fillLast = () => {
+  const sum = group.querySelector(".sum");
+  const update = () => {
+    const entered = inputs.reduce((s, i) => s + (i.value === "" ? 0 : Number(i.value)), 0);
     const empty = inputs.filter((i) => i.value === "");
-    if (empty.length !== 1) return;
-    const sum = inputs.reduce((s, i) => s + (i.value === "" ? 0 : Number(i.value)), 0);
-    if (total - sum >= 0) empty[0].placeholder = String(total - sum);
+    inputs.forEach((i) => { i.placeholder = ""; });
+    if (empty.length === 1 && total - entered >= 0) empty[0].placeholder = String(total - entered);
+    if (empty.length && entered === total) empty.forEach((i) => { i.placeholder = "0"; });
+    if (sum && sum.dataset.text) {
+      sum.textContent = `(${sum.dataset.text.replace("{sum}", entered).replace("{total}", total)})`;
+      sum.classList.toggle("over", entered > total);
+      sum.classList.toggle("full", entered === total);
+    }
+    return { entered, empty };
   };
   inputs.forEach((input) => {
     const wrap = document.createElement("div");
@@ -46,29 +57,129 @@ function enhanceCounts(group) {
     };
     minus.addEventListener("click", () => step(-1));
     plus.addEventListener("click", () => step(1));
-    input.addEventListener("input", fillLast);
+    input.addEventListener("input", (event) => {
+      const state = update();
+      if (!event.isTrusted || !/^[0-9]$/.test(input.value) || total >= 10) return;
+      // On to the next box still to type: this group's, or the next group's once
+      // this one is complete (one box left: it is filled with what remains).
+      const boxes = countBoxes();
+      const here = boxes.indexOf(input);
+      const complete = state.entered === total || state.empty.length <= 1;
+      const next = boxes.slice(here + 1).find((b) =>
+        b.value === "" && (b.closest("fieldset") !== group || !complete));
+      if (next) next.focus();
+    });
   });
-  fillLast();
+  update();
 }
 document.querySelectorAll("fieldset.counts").forEach(enhanceCounts);
 
-// Keep the screen awake on a game page while the game runs.
-if ("wakeLock" in navigator && document.querySelector(".scoreboard")) {
-  const keepAwake = () => navigator.wakeLock.request("screen").catch(() => {});
+// Any choice can be taken back: tapping the chosen pill again clears it.
+document.addEventListener("pointerdown", (event) => {
+  const label = event.target.closest && event.target.closest(".pills label");
+  const input = label && document.getElementById(label.htmlFor);
+  if (input) input.dataset.wasChecked = input.checked ? "1" : "";
+});
+document.addEventListener("click", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || input.type !== "radio" || !input.closest(".pills")) return;
+  if (input.dataset.wasChecked === "1") {
+    input.checked = false;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  input.dataset.wasChecked = "";
+});
+
+// Keep the screen awake on every page of a game, deal forms included: the Wake Lock
+// API where the browser has it (HTTPS), else a tiny muted video played in a loop
+// (plain HTTP on the table's Wi-Fi), started by the first tap as browsers require.
+if (document.body.dataset.awake) {
+  let video = null;
+  const byVideo = () => {
+    if (!video) {
+      video = document.createElement("video");
+      video.muted = true;
+      video.loop = true;
+      video.playsInline = true;
+      video.setAttribute("playsinline", "");
+      video.setAttribute("aria-hidden", "true");
+      video.className = "awake";
+      video.src = document.body.dataset.awake;
+      document.body.append(video);
+    }
+    video.play().catch(() => {});
+  };
+  const keepAwake = () => {
+    if ("wakeLock" in navigator) navigator.wakeLock.request("screen").catch(byVideo);
+    else byVideo();
+  };
   keepAwake();
+  document.addEventListener("pointerdown", () => { if (video && video.paused) video.play().catch(() => {}); }, { once: false, passive: true });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") keepAwake();
   });
 }
+
+// Times of the history in the phone's own time zone and language.
+document.querySelectorAll("time.local[datetime]").forEach((time) => {
+  const at = new Date(time.getAttribute("datetime"));
+  if (Number.isNaN(at.getTime())) return;
+  time.textContent = new Intl.DateTimeFormat(document.documentElement.lang, {
+    dateStyle: "medium", timeStyle: "short",
+  }).format(at);
+});
+
+// Right after Record: the one-tap undo stays a few seconds, then the line alone.
+document.querySelectorAll("[data-fades]").forEach((box) => {
+  window.setTimeout(() => {
+    const form = box.querySelector("form");
+    if (form) form.remove();
+  }, Number(box.dataset.fades) * 1000);
+});
+
+// Changing language keeps what was typed: the entries are put back on the page in
+// the other language (this tab only, once).
+document.querySelectorAll("a.lang").forEach((link) => {
+  link.addEventListener("click", () => {
+    const form = document.querySelector("form.deal-form, form.new-game");
+    if (!form) return;
+    const entries = Array.from(new FormData(form).entries())
+      .filter(([name]) => name !== "csrf_token" && typeof name === "string");
+    sessionStorage.setItem(`entries:${location.pathname}${location.search}`, JSON.stringify(entries));
+  });
+});
 
 // Coming back to a page (back button): its buttons work again.
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; });
 });
 
-// Live preview: what the deal being typed would give, asked of the server as you go.
+// Live preview: what the deal being typed would give, asked of the server as you go;
+// while the entries cannot be, the engine's reasons beside their fields (only those
+// of fields already touched, and the deal's own: an empty box is not yet a mistake).
+function touched(group, form) {
+  if (group === "") return true;
+  const box = form.querySelector(`.field-errors[data-for="${group}"]`);
+  const scope = box && box.closest("fieldset, details");
+  if (!scope) return false;
+  return Array.from(scope.querySelectorAll("input, select")).some((i) =>
+    (i.type === "radio" || i.type === "checkbox") ? i.checked : i.value !== "");
+}
+function showProblems(form, errors) {
+  form.querySelectorAll(".field-errors").forEach((box) => {
+    const group = box.dataset.for;
+    const messages = (errors && errors[group] && touched(group, form)) ? errors[group] : [];
+    box.replaceChildren(...messages.map((m) => {
+      const p = document.createElement("p");
+      p.className = "error";
+      p.textContent = m;
+      return p;
+    }));
+  });
+}
 document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   const panel = form.querySelector(".preview.live");
+  const list = panel && panel.querySelector("ul");
   let timer = 0;
   let asked = 0;
   const ask = () => {
@@ -76,41 +187,145 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
     fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
       .then((r) => (r.ok ? r.json() : null))
       .then((answer) => {
-        if (mine !== asked || !panel) return;
-        if (!answer || !answer.ok) { panel.hidden = true; return; }
-        answer.deltas.forEach((d, seat) => {
-          const cell = panel.querySelector(`[data-seat="${seat}"]`);
-          if (cell) cell.textContent = d;
-        });
-        panel.hidden = false;
+        if (mine !== asked || !panel || !answer) return;
+        showProblems(form, answer.ok ? {} : answer.errors);
+        if (answer.ok) {
+          answer.deltas.forEach((d, seat) => {
+            const cell = panel.querySelector(`[data-seat="${seat}"]`);
+            if (cell) cell.textContent = d;
+          });
+        }
+        list.hidden = !answer.ok;
+        panel.querySelector("h2").hidden = !answer.ok;
+        panel.hidden = !answer.ok && !panel.querySelector(".field-errors p");
       })
       .catch(() => { if (panel) panel.hidden = true; });
   };
-  form.addEventListener("input", () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); });
-  form.addEventListener("change", () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); });
+  const soon = () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); };
+  form.addEventListener("input", soon);
+  form.addEventListener("change", soon);
 });
 
-// Pitch: points taken so far by each side, as the point cards are ticked.
+// Pitch: points taken so far by each side as the point cards are ticked, and whether
+// the bid is made (or can no longer be); "the rest" ticks every card left for one
+// column; the partner can't be the bidder.
 document.querySelectorAll(".tally").forEach((tally) => {
   const form = tally.closest("form");
   const names = tally.dataset.names.split("|");
+  const total = Array.from(form.querySelectorAll(".point")).reduce((s, row) => s + Number(row.dataset.value), 0);
+  const chosen = (name) => { const c = form.querySelector(`input[name="${name}"]:checked`); return c ? c.value : null; };
   const update = () => {
     const won = names.map(() => 0);
     let dead = 0;
-    form.querySelectorAll("fieldset.point").forEach((set) => {
-      const value = Number(set.dataset.value);
-      const checked = set.querySelector("input:checked");
+    form.querySelectorAll(".point").forEach((row) => {
+      const value = Number(row.dataset.value);
+      const checked = row.querySelector("input:checked");
       if (!checked) return;
       if (checked.value === "dead") dead += value; else won[Number(checked.value)] += value;
     });
     const parts = tally.dataset.teams
       ? [`${names[0]} & ${names[2]} ${won[0] + won[2]}`, `${names[1]} & ${names[3]} ${won[1] + won[3]}`]
       : names.map((n, i) => `${n} ${won[i]}`);
-    tally.textContent = [...parts, `${tally.dataset.dead} ${dead}`].join(" · ");
+    let text = [...parts, `${tally.dataset.dead} ${dead}`].join(" · ");
+    const bidder = chosen("bidder");
+    const bid = chosen("bid");
+    if (bidder !== null && bid !== null) {
+      const seat = Number(bidder);
+      const partner = chosen("partner");
+      const side = tally.dataset.teams ? [seat, (seat + 2) % 4]
+        : [seat, ...(partner !== null && partner !== "alone" ? [Number(partner)] : [])];
+      const taken = side.reduce((s, i) => s + won[i], 0);
+      const need = bid === "moon" ? total : Number(bid);
+      const lost = won.reduce((s, w, i) => s + (side.includes(i) ? 0 : w), 0) + dead;
+      if (taken >= need && (bid !== "moon" || taken === total)) text += ` — ${tally.dataset.made}`;
+      else if (total - lost < need) text += ` — ${tally.dataset.set}`;
+    }
+    tally.textContent = text;
     tally.hidden = false;
   };
   form.addEventListener("change", update);
+  form.querySelectorAll("button[name=rest]").forEach((button) => {
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      form.querySelectorAll(".point").forEach((row) => {
+        if (row.querySelector("input:checked")) return;
+        const target = row.querySelector(`input[value="${button.value}"]`);
+        if (target) target.checked = true;
+      });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+  const partner = form.querySelector("fieldset.partner");
+  if (partner) {
+    const exclude = () => {
+      const bidder = chosen("bidder");
+      partner.querySelectorAll("input").forEach((input) => {
+        const same = bidder !== null && input.value === bidder;
+        if (same && input.checked) input.checked = false;
+        input.disabled = same;
+        const label = partner.querySelector(`label[for="${input.id}"]`);
+        if (label) label.hidden = same;
+      });
+    };
+    form.addEventListener("change", exclude);
+    exclude();
+  }
   update();
+});
+
+// The new-game form: the dealer choice and the table diagram show the names as
+// they are typed; an optional seat left empty is not offered.
+document.querySelectorAll("form.new-game").forEach((form) => {
+  const update = () => {
+    form.querySelectorAll("input[name^=player]").forEach((input) => {
+      const seat = input.name.slice("player".length);
+      const name = input.value.trim();
+      const optional = !input.required;
+      const pill = form.querySelector(`label[for="fd${seat}"]`);
+      if (pill) {
+        pill.textContent = name || pill.dataset.empty;
+        const radio = document.getElementById(`fd${seat}`);
+        const hide = optional && !name;
+        pill.hidden = hide;
+        if (radio) { radio.disabled = hide; if (hide && radio.checked) form.querySelector("#fd0").checked = true; }
+      }
+      const mark = form.querySelector(`svg text[data-seat="${seat}"]`);
+      if (mark) {
+        mark.textContent = name || mark.dataset.number;
+        mark.classList.toggle("optional", optional && !name);
+      }
+    });
+  };
+  form.addEventListener("input", update);
+  update();
+});
+
+// The share page: copy the spectator link, or hand it to the phone's share sheet.
+document.querySelectorAll(".share-actions").forEach((box) => {
+  const said = box.querySelector("[data-said]");
+  const copy = box.querySelector("[data-copy]");
+  const share = box.querySelector("[data-share]");
+  if (navigator.clipboard && window.isSecureContext) {
+    copy.addEventListener("click", () => {
+      navigator.clipboard.writeText(box.dataset.url).then(() => { said.textContent = box.dataset.copied; }, () => {});
+    });
+  } else {
+    copy.addEventListener("click", () => {  // plain HTTP: select the link, for the phone's own copy
+      const link = document.getElementById("viewer-link");
+      const range = document.createRange();
+      range.selectNodeContents(link);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      try { if (document.execCommand("copy")) said.textContent = box.dataset.copied; } catch (e) { /* selected */ }
+    });
+  }
+  if (navigator.share) {
+    share.hidden = false;
+    share.addEventListener("click", () => {
+      navigator.share({ title: box.dataset.title, url: box.dataset.url }).catch(() => {});
+    });
+  }
+  box.hidden = false;
 });
 
 // Follow the game: reload the scoreboard when another phone changes it.
@@ -119,11 +334,38 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   const poll = () => {
     if (document.visibilityState !== "visible") return;
     fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
-      .then((r) => (r.ok ? r.json() : null))
+      .then((r) => {
+        if (r.status === 404 && live.dataset.gone) {  // the link was replaced
+          live.textContent = live.dataset.gone;
+          live.className = "gone";
+          live.hidden = false;
+          window.clearInterval(timer);
+          return null;
+        }
+        return r.ok ? r.json() : null;
+      })
       .then((answer) => {
         if (answer && String(answer.version) !== known) window.location.reload();
       })
       .catch(() => {});
   };
-  window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
+  const timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
 });
+
+// (Last, once every listener above is in place.) The entries kept by a language switch.
+(() => {
+  const key = `entries:${location.pathname}${location.search}`;
+  const saved = sessionStorage.getItem(key);
+  if (!saved) return;
+  sessionStorage.removeItem(key);
+  const form = document.querySelector("form.deal-form, form.new-game");
+  if (!form) return;
+  JSON.parse(saved).forEach(([name, value]) => {
+    form.querySelectorAll(`[name="${CSS.escape(name)}"]`).forEach((field) => {
+      if (field.type === "radio" || field.type === "checkbox") field.checked = field.value === value;
+      else if (field.type !== "hidden" || name === "contract") field.value = value;
+    });
+  });
+  form.querySelectorAll("input[type=number]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
+  form.dispatchEvent(new Event("change", { bubbles: true }));
+})();

@@ -39,6 +39,11 @@ class Board:
     deals_left: int | None
 
     @property
+    def columns(self) -> list[tuple[int, ...]]:
+        """The history's columns: one per side (partners score alike)."""
+        return self.teams or [(seat,) for seat in range(len(self.game.players))]
+
+    @property
     def last(self) -> Row | None:
         """The deal recorded last, shown in one line above the history."""
         return self.rows[-1] if self.rows else None

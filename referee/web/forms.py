@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -116,3 +118,15 @@ def messages_by_group(problems: Iterable[Problem], deal: int | None) -> dict[str
         group = field_group(p.field) if p.deal in (deal, None) else ""
         grouped.setdefault(group, []).append(shown.message(lang))
     return grouped
+
+
+def table_seats(count: int) -> list[tuple[int, int]]:
+    """Where each seat's name goes on the new-game form's table diagram (a 240×150
+    box): seat 1 at the top, then clockwise, as players sit."""
+    return [
+        (
+            round(120 + 96 * math.sin(2 * math.pi * seat / count)),
+            round(78 - 58 * math.cos(2 * math.pi * seat / count)),
+        )
+        for seat in range(count)
+    ]

@@ -38,6 +38,7 @@ from referee.web.forms import (
     messages_by_group,
     rules_from_form,
     stake_of,
+    table_seats,
     values_of,
     whole,
 )
@@ -97,6 +98,7 @@ def new() -> Page:
         errors=errors,
         names=service.known_names(my_tokens()),
         currencies=CURRENCIES,
+        seats=table_seats(home_of(key).seats),
     )
     return (page, 422) if request.method == "POST" else page
 
@@ -207,13 +209,20 @@ def deal(token: str) -> Page:
         if standings.finished:
             flash(_("The game is over: no deal may follow."))
             return redirect(url_for("games.show", token=token))
-        values = {"key": uuid.uuid4().hex, "contract": request.args.get("contract", "")}
+        contract = request.args.get("contract", "")
+        offered = _contracts_offered(game, number)
+        if not contract and len(offered) == 1:  # the manche's last (or a fixed order)
+            contract = offered[0]
+        values = {"key": uuid.uuid4().hex, "contract": contract}
         return _deal_page(game, values, number=number, standings=standings)
     values = values_of(request.form)
     entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
     if g.get("rate_limited"):
         return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
     opened_for = whole(request.form.get("number"))
+    filled = home_of(game.game).completed(values, engine_rules(game))
+    if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
+        return _deal_page(game, filled, number=number)
     try:
         if request.form.get("action") == "preview":
             after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
@@ -310,6 +319,9 @@ def edit(token: str, number: int) -> Page:
         return _deal_page(
             game, values, number=number, errors=_slow_down(), editing=True, status=429
         )
+    filled = home_of(game.game).completed(values, engine_rules(game))
+    if filled is not None:
+        return _deal_page(game, filled, number=number, editing=True)
     version = whole(request.form.get("version"))
     if version is None:
         values["version"] = str(game.version)

@@ -158,6 +158,11 @@ class Home(ABC):
                 values[key] = str(value)
         return values
 
+    def completed(self, values: Values, rules: Any) -> Values | None:
+        """The entries with what a "fill in" button of the form asked for (Pitch's
+        "the rest"), to be shown again without recording; None: no such button."""
+        return None
+
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """Judge one trick typed as cards in play order: `{"winner": index}`, and for a
         game with point cards `{"points": [(card, index), ...]}`. Raise RulesError or

@@ -53,6 +53,18 @@ class Pitch(Home):
                 deal["partner"] = None if partner == "alone" else form_value(partner)
         return deal
 
+    def completed(self, values: Values, rules: Any) -> Values | None:
+        """"The rest" (a seat or "dead"): every point card of the variant not yet
+        ticked goes to it."""
+        rest = values.get("rest", "")
+        if not rest:
+            return None
+        filled = {k: v for k, v in values.items() if k != "rest"}
+        for card in pitch.VARIANTS[rules.points].points:
+            if not filled.get(f"p_{card}"):
+                filled[f"p_{card}"] = rest
+        return filled
+
     def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
         """Point cards are the `p_…` boxes ("dead": nobody); no partner is "alone"."""
         plain = {k: v for k, v in deal.items() if k not in ("points", "partner", "auction")}
