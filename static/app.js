@@ -74,6 +74,32 @@ function enhanceCounts(group) {
 }
 document.querySelectorAll("fieldset.counts").forEach(enhanceCounts);
 
+// Counts as pills: the running sum, and the one row left marked with what remains
+// (the server fills it in the same way).
+document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
+  const total = Number(group.dataset.total);
+  const rows = Array.from(group.querySelectorAll(".pill-count"));
+  const sum = group.querySelector(".sum");
+  const update = () => {
+    group.querySelectorAll("label.auto").forEach((l) => l.classList.remove("auto"));
+    const chosen = rows.map((row) => row.querySelector("input:checked"));
+    const entered = chosen.reduce((s, c) => s + (c ? Number(c.value) : 0), 0);
+    const empty = rows.filter((row, i) => !chosen[i]);
+    if (empty.length === 1 && total - entered >= 0) {
+      const mark = empty[0].querySelector(`input[value="${total - entered}"]`);
+      const label = mark && group.querySelector(`label[for="${mark.id}"]`);
+      if (label) label.classList.add("auto");
+    }
+    if (sum && sum.dataset.text) {
+      sum.textContent = `(${sum.dataset.text.replace("{sum}", entered).replace("{total}", total)})`;
+      sum.classList.toggle("over", entered > total);
+      sum.classList.toggle("full", entered === total || (empty.length === 1 && entered <= total));
+    }
+  };
+  group.addEventListener("change", update);
+  update();
+});
+
 // Any choice can be taken back: tapping the chosen pill again clears it.
 document.addEventListener("pointerdown", (event) => {
   const label = event.target.closest && event.target.closest(".pills label");

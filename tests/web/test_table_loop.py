@@ -96,7 +96,7 @@ def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
     page = response.get_data(as_text=True)
     assert "Meanwhile another phone recorded this deal:" in page
     assert "Record it as deal 2" in page
-    assert 'id="taker_1" name="taker" value="1" checked' in page
+    assert 'id="take_1_4" name="take" value="1:4" checked' in page
     assert len(exported(first, token)["deals"]) == 1
     # One tap records it as the next deal: the form now says deal 2.
     again = form_fields(page)
@@ -128,8 +128,8 @@ def test_a_correction_that_loses_a_race_keeps_its_entries(app: Any) -> None:
     assert response.status_code == 409
     text = response.get_data(as_text=True)
     assert "your correction is kept below" in text
-    assert 'id="bid_5" name="bid" value="5" checked' in text
-    assert 'name="tricks1" value="5"' in text
+    assert 'id="take_1_5" name="take" value="1:5" checked' in text
+    assert 'id="tricks1_5" name="tricks1" value="5" checked' in text
     fresh = form_fields(text)["version"]
     assert fresh != version
     # Saved again on the state it was shown beside, it lands.

@@ -44,8 +44,11 @@ class Boulmous(Home):
         if form.get("passed"):
             return {"passed": True}
         deal: dict[str, Any] = {}
-        put(deal, "taker", form.get("taker"))
-        bid = form.get("bid", "")
+        taker, bid = form.get("taker"), form.get("bid", "")
+        take = form.get("take", "")
+        if take:  # the taker-and-bid grid: "seat:bid"
+            taker, _colon, bid = take.partition(":")
+        put(deal, "taker", taker)
         value = bid if bid == boulmous.BOULMOUS_WORD else form_value(bid)
         if value is not None:
             deal["bid"] = value
@@ -61,8 +64,10 @@ class Boulmous(Home):
         return deal
 
     def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
-        """The auction's calls are the `call0`… boxes."""
+        """The auction's calls are the `call0`… boxes; taker and bid one grid cell."""
         values = super().values_from_deal({k: v for k, v in deal.items() if k != "auction"})
+        if "taker" in deal and "bid" in deal:
+            values["take"] = f"{deal['taker']}:{deal['bid']}"
         for position, call in enumerate(deal.get("auction", ())):
             values[f"call{position}"] = str(call)
         return values

@@ -54,7 +54,7 @@ class Pitch(Home):
         return deal
 
     def completed(self, values: Values, rules: Any) -> Values | None:
-        """"The rest" (a seat or "dead"): every point card of the variant not yet
+        """ "The rest" (a seat or "dead"): every point card of the variant not yet
         ticked goes to it."""
         rest = values.get("rest", "")
         if not rest:
