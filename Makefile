@@ -34,8 +34,8 @@ translations: $(STAMP)
 	$(BIN)/pybabel -q compile -d translations -D messages
 
 lint: install
-	$(BIN)/ruff check referee tests bench translations
-	$(BIN)/ruff format --check referee tests bench translations
+	$(BIN)/ruff check referee tests bench tools translations
+	$(BIN)/ruff format --check referee tests bench tools translations
 
 typecheck: install
 	$(BIN)/mypy --strict referee

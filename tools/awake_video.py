@@ -21,7 +21,8 @@ RECORD = """async (mime) => {
   const canvas = document.createElement("canvas");
   canvas.width = 16; canvas.height = 16;
   const pen = canvas.getContext("2d");
-  const recorder = new MediaRecorder(canvas.captureStream(4), { mimeType: mime, videoBitsPerSecond: 1000 });
+  const options = { mimeType: mime, videoBitsPerSecond: 1000 };
+  const recorder = new MediaRecorder(canvas.captureStream(4), options);
   const parts = [];
   recorder.ondataavailable = (event) => parts.push(event.data);
   let frame = 0;
