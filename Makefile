@@ -26,7 +26,7 @@ $(MO): $(PO) $(STAMP)
 # engine), merge them into the French catalogue (its source, edited as a .po), check
 # that each has its French, compile.
 translations: $(STAMP)
-	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k NC_:1c,2 \
+	$(BIN)/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k _pl:1c,2 -k N_ -k NC_:1c,2 \
 		--no-location --sort-output -o translations/messages.pot .
 	$(BIN)/pybabel -q update -i translations/messages.pot -d translations -D messages \
 		--no-fuzzy-matching --ignore-obsolete -w 100

@@ -281,7 +281,7 @@ document.querySelectorAll(".tally").forEach((tally) => {
       form.dispatchEvent(new Event("change", { bubbles: true }));
     });
   });
-  const partner = form.querySelector("fieldset.partner");
+  const partner = form.querySelector("tr.partner");
   if (partner) {
     const exclude = () => {
       const bidder = chosen("bidder");
@@ -289,6 +289,7 @@ document.querySelectorAll(".tally").forEach((tally) => {
         const same = bidder !== null && input.value === bidder;
         if (same && input.checked) input.checked = false;
         input.disabled = same;
+        input.hidden = same;
         const label = partner.querySelector(`label[for="${input.id}"]`);
         if (label) label.hidden = same;
       });
@@ -313,7 +314,11 @@ document.querySelectorAll("form.new-game").forEach((form) => {
         const radio = document.getElementById(`fd${seat}`);
         const hide = optional && !name;
         pill.hidden = hide;
-        if (radio) { radio.disabled = hide; if (hide && radio.checked) form.querySelector("#fd0").checked = true; }
+        if (radio) {
+          radio.disabled = hide;
+          radio.hidden = hide;
+          if (hide && radio.checked) form.querySelector("#fd0").checked = true;
+        }
       }
       const mark = form.querySelector(`svg text[data-seat="${seat}"]`);
       if (mark) {

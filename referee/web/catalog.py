@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext as _pl
 
 from referee.engine import GAMES
 from referee.web.homes import HOMES, Home, home_of, summary
@@ -66,6 +67,22 @@ POINT_CARDS = {
     "off_two": _l("Off-two"),
 }
 
+#: The same, as short as a grid row's header holds (the full name is read out).
+POINT_CARDS_SHORT = {
+    "ace": _pl("point card", "A"),
+    "jack": _pl("point card", "J"),
+    "off_jack": _pl("point card", "Off J"),
+    "joker_high": _pl("point card", "JK+"),
+    "joker_low": _pl("point card", "JK−"),
+    "ten": _pl("point card", "10"),
+    "three": _pl("point card", "3"),
+    "two": _pl("point card", "2"),
+    "off_ace": _pl("point card", "Off A"),
+    "off_ten": _pl("point card", "Off 10"),
+    "off_three": _pl("point card", "Off 3"),
+    "off_two": _pl("point card", "Off 2"),
+}
+
 MARKS = {
     "void": _l("all passed"),
     "boite": _l("boîte"),
@@ -89,5 +106,6 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "CONTRACTS": CONTRACTS,
     "CONTRACT_HELP": CONTRACT_HELP,
     "POINT_CARDS": POINT_CARDS,
+    "POINT_CARDS_SHORT": POINT_CARDS_SHORT,
     "MARKS": MARKS,
 }

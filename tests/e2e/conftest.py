@@ -69,13 +69,14 @@ def watched(context: BrowserContext, base: str) -> tuple[Page, Watch]:
     page = context.new_page()
     watch = Watch()
     host = urlparse(base).netloc
-    # A refused form comes back with status 422, which Chromium logs as a failed load:
-    # that is the app answering as it should, not an error of the page.
+    # A refused form comes back with status 422 (409: the deal was taken meanwhile),
+    # which Chromium logs as a failed load: that is the app answering as it should,
+    # not an error of the page.
     page.on(
         "console",
         lambda m: (
             watch.errors.append(m.text)
-            if m.type == "error" and "status of 422" not in m.text
+            if m.type == "error" and "status of 422" not in m.text and "status of 409" not in m.text
             else None
         ),
     )

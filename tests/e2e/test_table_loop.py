@@ -1,0 +1,315 @@
+"""The loop at the table (issue 14) in a phone-sized Chromium: taps per deal, no swipe
+back up, two phones on one deal, the live preview's reasons, clearing a choice, the
+Pitch grid on one screen, names on the seats, the screen kept awake, the language
+switch keeping the entries, undo and put back. French and English.
+
+Taps are counted as the page sees them: every trusted `pointerdown` (a tap, on a
+pill, a box or a button) and every digit typed, from the scoreboard's "Enter deal"
+to the tap on Record included. The figures are published in docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.test_phone import check, shot
+from tests.server.conftest import Server
+
+#: Counts taps and digits in this tab, across page loads.
+COUNTER = """
+const more = (name) => String(Number(sessionStorage.getItem(name) || 0) + 1);
+document.addEventListener("pointerdown", (e) => {
+  if (e.isTrusted) sessionStorage.setItem("taps", more("taps"));
+}, true);
+document.addEventListener("keydown", (e) => {
+  if (e.isTrusted && /^[0-9]$/.test(e.key))
+    sessionStorage.setItem("digits", more("digits"));
+}, true);
+"""
+
+WORDS = {
+    "fr": {
+        "start": "Commencer la partie",
+        "enter": "Saisir la donne",
+        "record": "Enregistrer la donne",
+        "taken": "Entre-temps, un autre téléphone a enregistré cette donne",
+        "as_next": "L'enregistrer comme donne 2",
+        "undo": "Annuler",
+        "put_back": "La remettre",
+        "taken_back": "Donne 1 annulée.",
+        "recorded": "Donne 1 enregistrée.",
+        "tricks_7": "Les levées font 7 au total, une donne en compte 6",
+        "sum_7": "7 sur 6",
+        "switch": "English",
+        "seat5": "Place 5",
+    },
+    "en": {
+        "start": "Start the game",
+        "enter": "Enter deal",
+        "record": "Record the deal",
+        "taken": "Meanwhile another phone recorded this deal",
+        "as_next": "Record it as deal 2",
+        "undo": "Undo",
+        "put_back": "Put it back",
+        "taken_back": "Deal 1 taken back.",
+        "recorded": "Deal 1 recorded.",
+        "tricks_7": "Tricks add up to 7, a deal has 6",
+        "sum_7": "7 of 6",
+        "switch": "Français",
+        "seat5": "Seat 5",
+    },
+}
+SCREEN = PHONE["viewport"]["height"]
+
+
+@pytest.fixture(params=["fr", "en"])
+def table(
+    request: pytest.FixtureRequest, browser: Browser, live_server: Server
+) -> Iterator[tuple[Page, Watch, str, dict[str, str]]]:
+    """A phone in French or in English, counting its taps."""
+    lang = request.param
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(**{**PHONE, "locale": "fr-FR" if lang == "fr" else "en-US"})
+    context.add_init_script(COUNTER)
+    page, watch = watched(context, base)
+    yield page, watch, base, WORDS[lang]
+    context.close()
+
+
+def start(page: Page, base: str, words: dict[str, str], game: str, names: list[str]) -> None:
+    page.goto(base + f"/new?game={game}")
+    for seat, name in enumerate(names):
+        page.fill(f"#player{seat}", name)
+    page.get_by_role("button", name=words["start"]).click()
+
+
+def counted(page: Page) -> tuple[int, int]:
+    taps = page.evaluate("Number(sessionStorage.getItem('taps') || 0)")
+    digits = page.evaluate("Number(sessionStorage.getItem('digits') || 0)")
+    return taps, digits
+
+
+def reset(page: Page) -> None:
+    page.evaluate("sessionStorage.setItem('taps', '0'); sessionStorage.setItem('digits', '0')")
+
+
+def no_swipe(page: Page, words: dict[str, str]) -> None:
+    """After Record: the top of the page, the totals and the next deal's button in view."""
+    page.wait_for_load_state("load")
+    assert page.evaluate("window.scrollY") == 0
+    button = page.get_by_role("link", name=words["enter"]).bounding_box()
+    assert button is not None
+    assert button["y"] + button["height"] <= SCREEN, button
+    totals = page.locator(".totals").bounding_box()
+    assert totals is not None
+    assert totals["y"] + totals["height"] <= SCREEN
+
+
+def salad(page: Page) -> None:
+    """The e2e Bombu manche's Salad: tricks 2 3 1 2, hearts 2 3 0 3, queens 1 2 0 1, K♥
+    for the fourth player; the first box tapped, then digits only (each moves on)."""
+    page.locator("#tricks0").click()
+    page.keyboard.type("231" + "230" + "120")
+    page.locator("label[for=bombu_3]").click()
+
+
+def test_taps_per_deal_and_no_swipe(table: tuple[Page, Watch, str, dict[str, str]]) -> None:
+    page, watch, base, words = table
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    reset(page)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=take_1_4]").click()
+    page.locator("label[for=contract_spades]").click()
+    for seat, count in enumerate([1, 4, 1]):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    check(page, watch)
+    shot(page, f"loop-boulmous-form-{words['switch'][:2]}")
+    page.get_by_role("button", name=words["record"]).click()
+    expect(page.locator(".just")).to_contain_text(words["recorded"])
+    no_swipe(page, words)
+    shot(page, f"loop-after-record-{words['switch'][:2]}")
+    assert counted(page) == (7, 0)  # was 8 taps + 3 digits
+
+    # Bombu: a simple contract, then the Salad.
+    start(page, base, words, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    reset(page)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("a.choice[href$='contract=no-tricks']").click()
+    page.locator("#tricks0").click()
+    page.keyboard.type("132")
+    page.get_by_role("button", name=words["record"]).click()
+    no_swipe(page, words)
+    assert counted(page) == (4, 3)  # was 6 taps + 3 digits
+    reset(page)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("a.choice[href$='contract=salad']").click()
+    salad(page)
+    check(page, watch)
+    page.get_by_role("button", name=words["record"]).click()
+    no_swipe(page, words)
+    assert counted(page) == (5, 9)  # was 13 taps + 9 digits
+
+    # Pitch, four-handed: the cards not Rhonda's, then "the rest" for her.
+    start(page, base, words, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"])
+    reset(page)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=bidder_1]").click()
+    page.locator("label[for=bid_5]").click()
+    page.locator("label[for=trump_hearts]").click()
+    for card, seat in [("jack", 3), ("off_jack", 0), ("joker_low", 2), ("ten", 3), ("two", 0)]:
+        page.locator(f"label[for=p_{card}_{seat}]").click()
+    page.locator("button[name=rest][value='1']").click()
+    expect(page.locator(".tally")).to_contain_text("Rhonda & Peggy 7")
+    check(page, watch)
+    shot(page, f"loop-pitch-form-{words['switch'][:2]}")
+    page.get_by_role("button", name=words["record"]).click()
+    no_swipe(page, words)
+    assert counted(page) == (11, 0)  # was 13
+    record = page.request.get(page.url + "/export.json").json()
+    assert record["deals"][0]["points"] == {
+        "ace": 1, "jack": 3, "off_jack": 0, "joker_high": 1,
+        "joker_low": 2, "ten": 3, "three": 1, "two": 0,
+    }  # fmt: skip
+
+
+FOUR = ["Dale", "Rhonda", "Earl", "Peggy"]
+
+
+@pytest.mark.parametrize("names", [FOUR, [*FOUR, "Walt"]], ids=["four", "five"])
+def test_pitch_record_within_1_3_screens(
+    table: tuple[Page, Watch, str, dict[str, str]], names: list[str]
+) -> None:
+    page, watch, base, words = table
+    start(page, base, words, "pitch", names)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=bidder_0]").click()
+    page.locator("label[for=bid_6]").click()
+    page.locator("label[for=trump_clubs]").click()
+    if len(names) == 5:
+        # The partner can't be the bidder.
+        expect(page.locator("label[for=partner_0]")).to_be_hidden()
+        expect(page.locator("label[for=partner_1]")).to_be_visible()
+    record = page.get_by_role("button", name=words["record"])
+    top = page.evaluate(
+        "(b) => b.getBoundingClientRect().bottom + window.scrollY", record.element_handle()
+    )
+    assert top <= 1.3 * SCREEN, top
+    check(page, watch)
+
+
+def test_two_phones_one_deal(
+    table: tuple[Page, Watch, str, dict[str, str]], browser: Browser
+) -> None:
+    page, watch, base, words = table
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(page.url + "/deal")
+    page.get_by_role("link", name=words["enter"]).click()
+    for phone in (other, page):
+        phone.locator("label[for=take_1_4]").click()
+        phone.locator("label[for=contract_spades]").click()
+        for seat, count in enumerate([1, 4, 1]):
+            phone.locator(f"label[for=tricks{seat}_{count}]").click()
+    other.get_by_role("button", name="Enregistrer la donne").click()
+    expect(other.locator(".totals")).to_contain_text("Bruno")
+    page.get_by_role("button", name=words["record"]).click()
+    expect(page.get_by_role("alert").first).to_contain_text(words["taken"])
+    expect(page.locator("#take_1_4")).to_be_checked()  # the entries are kept
+    check(page, watch)
+    shot(page, f"loop-deal-taken-{words['switch'][:2]}")
+    record = page.request.get(page.url.split("/deal")[0] + "/export.json").json()
+    assert len(record["deals"]) == 1  # nothing doubled silently
+    page.get_by_role("button", name=words["as_next"]).click()  # one tap: it was another deal
+    expect(page.locator(".just")).to_be_visible()
+    record = page.request.get(page.url + "/export.json").json()
+    assert len(record["deals"]) == 2
+    other.context.close()
+
+
+def test_preview_explains_and_choices_clear(
+    table: tuple[Page, Watch, str, dict[str, str]],
+) -> None:
+    page, watch, base, words = table
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=take_0_3]").click()
+    page.locator("label[for=contract_hearts]").click()
+    for seat, count in enumerate([3, 2, 1, 1]):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    # Before Record: the engine's reason beside the tricks, and the running sum.
+    errors = page.locator(".pill-counts .field-errors")
+    expect(errors).to_contain_text(words["tricks_7"])
+    expect(page.locator(".pill-counts .sum")).to_contain_text(words["sum_7"])
+    check(page, watch)
+    shot(page, f"loop-preview-explains-{words['switch'][:2]}")
+    # A second tap clears a choice: the last row then takes what is left.
+    page.locator("label[for=tricks3_1]").click()
+    expect(page.locator("#tricks3_1")).not_to_be_checked()
+    expect(page.locator("label[for=tricks3_0]")).to_have_class("auto")
+    expect(errors).to_be_empty()
+    expect(page.locator(".preview.live li").first).to_contain_text("+3")
+    page.locator("label[for=contract_hearts]").click()
+    expect(page.locator("#contract_hearts")).not_to_be_checked()
+
+
+def test_undo_right_after_record_then_put_back(
+    table: tuple[Page, Watch, str, dict[str, str]],
+) -> None:
+    page, watch, base, words = table
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=take_2_3]").click()
+    page.locator("label[for=contract_clubs]").click()
+    for seat, count in enumerate([1, 1, 3]):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    page.get_by_role("button", name=words["record"]).click()
+    page.locator(".just").get_by_role("button", name=words["undo"]).click()
+    expect(page.locator(".just")).to_contain_text(words["taken_back"])
+    check(page, watch)
+    page.locator(".just").get_by_role("button", name=words["put_back"]).click()
+    expect(page.locator(".last-deal")).to_contain_text("Chloé")
+    no_swipe(page, words)
+
+
+def test_seats_with_names_and_the_language_switch_keeps_entries(
+    table: tuple[Page, Watch, str, dict[str, str]],
+) -> None:
+    page, watch, base, words = table
+    page.goto(base + "/new?game=pitch")
+    expect(page.locator("label[for=fd4]")).to_be_hidden()  # no fifth name: no fifth seat
+    for seat, name in enumerate(["Dale", "Rhonda", "Earl", "Peggy"]):
+        page.fill(f"#player{seat}", name)
+    expect(page.locator("label[for=fd2]")).to_have_text("Earl")
+    expect(page.locator("svg.table-diagram text[data-seat='1']")).to_have_text("Rhonda")
+    page.fill("#player4", "Walt")
+    expect(page.locator("label[for=fd4]")).to_have_text("Walt")
+    check(page, watch)
+    shot(page, f"loop-seats-{words['switch'][:2]}")
+    page.locator("label[for=fd4]").click()
+    # Typed, then the language changed: nothing is lost.
+    page.get_by_role("link", name=words["switch"]).click()
+    expect(page.locator("#player4")).to_have_value("Walt")
+    expect(page.locator("#fd4")).to_be_checked()
+
+
+def test_screen_kept_awake_without_the_wake_lock_api(browser: Browser, live_server: Server) -> None:
+    """Plain HTTP on the table's Wi-Fi: no `navigator.wakeLock`, so the muted video."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(**PHONE)
+    context.add_init_script("delete Navigator.prototype.wakeLock;")
+    page, watch = watched(context, base)
+    start(page, base, WORDS["fr"], "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name="Saisir la donne").click()  # a deal form, too
+    page.locator("label[for=take_0_3]").click()
+    video = page.locator("video.awake")
+    expect(video).to_have_count(1)
+    page.wait_for_function("!document.querySelector('video.awake').paused")
+    playing: Any = page.evaluate("document.querySelector('video.awake').currentTime")
+    assert playing >= 0
+    assert watch.errors == []
+    context.close()
