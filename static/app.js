@@ -102,13 +102,14 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
 
 // Any choice can be taken back: tapping the chosen pill again clears it.
 document.addEventListener("pointerdown", (event) => {
-  const label = event.target.closest && event.target.closest(".pills label");
+  const label = event.target.closest && event.target.closest(".pills label, table.points label");
   const input = label && document.getElementById(label.htmlFor);
   if (input) input.dataset.wasChecked = input.checked ? "1" : "";
 });
 document.addEventListener("click", (event) => {
   const input = event.target;
-  if (!(input instanceof HTMLInputElement) || input.type !== "radio" || !input.closest(".pills")) return;
+  if (!(input instanceof HTMLInputElement) || input.type !== "radio") return;
+  if (!input.closest(".pills, table.points")) return;
   if (input.dataset.wasChecked === "1") {
     input.checked = false;
     input.dispatchEvent(new Event("change", { bubbles: true }));

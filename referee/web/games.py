@@ -162,6 +162,7 @@ def _deal_page(
     status: int = 200,
     standings: Standings | None = None,
     taken: list[Row] | None = None,
+    offered: bool = False,
 ) -> Page:
     standings = standings or service.standings_of(game)
     action = (
@@ -184,6 +185,7 @@ def _deal_page(
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, number),
         taken=taken,
+        offered=offered,
     )
     return page, status
 
@@ -235,7 +237,17 @@ def deal(token: str) -> Page:
         scored = service.scored(game)
         rows = build(game, scored).rows[(opened_for or taken.next) - 1 :]
         values["number"] = str(taken.next)
-        return _deal_page(game, values, number=taken.next, taken=rows, status=409)
+        errors = {}
+        if not rows:  # fewer deals than when the form was opened: one was taken back
+            message = _(
+                "Meanwhile another phone took back a deal: yours would be deal %(n)d. "
+                "Your entries are kept: check them, then record.",
+                n=taken.next,
+            )
+            errors = {"": [message]}
+        return _deal_page(
+            game, values, number=taken.next, taken=rows, offered=True, errors=errors, status=409
+        )
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)

@@ -34,6 +34,7 @@ document.addEventListener("keydown", (e) => {
 
 WORDS = {
     "fr": {
+        "lang": "fr",
         "start": "Commencer la partie",
         "enter": "Saisir la donne",
         "record": "Enregistrer la donne",
@@ -49,6 +50,7 @@ WORDS = {
         "seat5": "Place 5",
     },
     "en": {
+        "lang": "en",
         "start": "Start the game",
         "enter": "Enter deal",
         "record": "Record the deal",
@@ -128,11 +130,11 @@ def test_taps_per_deal_and_no_swipe(table: tuple[Page, Watch, str, dict[str, str
     for seat, count in enumerate([1, 4, 1]):
         page.locator(f"label[for=tricks{seat}_{count}]").click()
     check(page, watch)
-    shot(page, f"loop-boulmous-form-{words['switch'][:2]}")
+    shot(page, f"loop-boulmous-form-{words['lang']}")
     page.get_by_role("button", name=words["record"]).click()
     expect(page.locator(".just")).to_contain_text(words["recorded"])
     no_swipe(page, words)
-    shot(page, f"loop-after-record-{words['switch'][:2]}")
+    shot(page, f"loop-after-record-{words['lang']}")
     assert counted(page) == (7, 0)  # was 8 taps + 3 digits
 
     # Bombu: a simple contract, then the Salad.
@@ -166,7 +168,7 @@ def test_taps_per_deal_and_no_swipe(table: tuple[Page, Watch, str, dict[str, str
     page.locator("button[name=rest][value='1']").click()
     expect(page.locator(".tally")).to_contain_text("Rhonda & Peggy 7")
     check(page, watch)
-    shot(page, f"loop-pitch-form-{words['switch'][:2]}")
+    shot(page, f"loop-pitch-form-{words['lang']}")
     page.get_by_role("button", name=words["record"]).click()
     no_swipe(page, words)
     assert counted(page) == (11, 0)  # was 13
@@ -221,7 +223,7 @@ def test_two_phones_one_deal(
     expect(page.get_by_role("alert").first).to_contain_text(words["taken"])
     expect(page.locator("#take_1_4")).to_be_checked()  # the entries are kept
     check(page, watch)
-    shot(page, f"loop-deal-taken-{words['switch'][:2]}")
+    shot(page, f"loop-deal-taken-{words['lang']}")
     record = page.request.get(page.url.split("/deal")[0] + "/export.json").json()
     assert len(record["deals"]) == 1  # nothing doubled silently
     page.get_by_role("button", name=words["as_next"]).click()  # one tap: it was another deal
@@ -246,7 +248,7 @@ def test_preview_explains_and_choices_clear(
     expect(errors).to_contain_text(words["tricks_7"])
     expect(page.locator(".pill-counts .sum")).to_contain_text(words["sum_7"])
     check(page, watch)
-    shot(page, f"loop-preview-explains-{words['switch'][:2]}")
+    shot(page, f"loop-preview-explains-{words['lang']}")
     # A second tap clears a choice: the last row then takes what is left.
     page.locator("label[for=tricks3_1]").click()
     expect(page.locator("#tricks3_1")).not_to_be_checked()
@@ -255,6 +257,8 @@ def test_preview_explains_and_choices_clear(
     expect(page.locator(".preview.live li").first).to_contain_text("+3")
     page.locator("label[for=contract_hearts]").click()
     expect(page.locator("#contract_hearts")).not_to_be_checked()
+    page.locator("label[for=take_0_3]").click()  # a grid cell too
+    expect(page.locator("#take_0_3")).not_to_be_checked()
 
 
 def test_undo_right_after_record_then_put_back(
@@ -289,7 +293,7 @@ def test_seats_with_names_and_the_language_switch_keeps_entries(
     page.fill("#player4", "Walt")
     expect(page.locator("label[for=fd4]")).to_have_text("Walt")
     check(page, watch)
-    shot(page, f"loop-seats-{words['switch'][:2]}")
+    shot(page, f"loop-seats-{words['lang']}")
     page.locator("label[for=fd4]").click()
     # Typed, then the language changed: nothing is lost.
     page.get_by_role("link", name=words["switch"]).click()

@@ -49,9 +49,16 @@ class Server:
     database: str
     workdir: Path
     process: subprocess.Popen[bytes] | None = None
+    #: More of the server's environment (REFEREE_RATE_LIMITS=0 for a load from one address).
+    more_env: dict[str, str] = field(default_factory=dict)
 
     def start(self) -> None:
-        env = {**os.environ, "DATABASE_URL": self.database, "REFEREE_SECRET_KEY": "server-tests"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database,
+            "REFEREE_SECRET_KEY": "server-tests",
+            **self.more_env,
+        }
         with (self.workdir / "server.log").open("ab") as log:  # the child keeps its copy
             self.process = subprocess.Popen(
                 [
@@ -234,14 +241,16 @@ def writers_burst(
 
 
 @contextmanager
-def servers_sharing(url: str, folder: Path, count: int) -> Iterator[tuple[list[Server], str]]:
+def servers_sharing(
+    url: str, folder: Path, count: int, more_env: dict[str, str] | None = None
+) -> Iterator[tuple[list[Server], str]]:
     """`count` servers started on one database, and a new Boulmous game (to 999) on it:
     (the servers, the game's token). Every server is stopped at the end."""
     running = []
     for number in range(count):
         workdir = folder / f"server{number}"
         workdir.mkdir()
-        running.append(Server(free_port(), url, workdir))
+        running.append(Server(free_port(), url, workdir, more_env=dict(more_env or {})))
     try:
         for server in running:
             server.start()

@@ -25,8 +25,11 @@ def exported(client: FlaskClient, token: str) -> dict[str, Any]:
 
 
 def form_fields(page: str) -> dict[str, str]:
-    """The hidden fields of the deal form on `page` (its key, number, version)."""
-    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', page))
+    """The hidden fields of the deal form on `page` (its key, number, version), or of
+    the page's one form when it has no deal form."""
+    start = page.find('class="card deal-form"')
+    form = page[start : page.index("</form>", start)] if start >= 0 else page
+    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
     fields.pop("csrf_token", None)
     return fields
 
@@ -103,7 +106,7 @@ def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
     assert again["number"] == "2"
     assert again["key"] == fields_2["key"]
     assert deal(second, token, **again, **BRUNO_FOUR).status_code == 302
-    assert len(exported(first, token)["deals"]) == 2
+    assert [d.get("taker") for d in exported(first, token)["deals"]] == [1, 1]
     # Sent once more (a double tap), it is not recorded a third time.
     assert deal(second, token, **again, **BRUNO_FOUR).status_code == 302
     assert len(exported(first, token)["deals"]) == 2
@@ -196,3 +199,20 @@ def test_same_table_again_passes_the_bombu_deal_to_the_right(client: FlaskClient
     new_token = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
     # No deal played: Chloé would still deal the first manche.
     assert exported(client, new_token)["first_dealer"] == 2
+
+
+def test_a_deal_form_opened_before_an_undo_says_so(app: Any) -> None:
+    first, second = app.test_client(), app.test_client()
+    english(second)
+    token = new_game(first, "boulmous", PLAYERS)
+    deal(first, token, **BRUNO_FOUR)
+    fields = form_fields(second.get(f"/g/{token}/deal").get_data(as_text=True))
+    assert fields["number"] == "2"
+    first.post(f"/g/{token}/undo", data={"version": "1"})
+    response = deal(second, token, **fields, **CHLOE_THREE)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "took back a deal: yours would be deal 1" in page
+    assert "Record it as deal 1" in page
+    assert deal(second, token, **form_fields(page), **CHLOE_THREE).status_code == 302
+    assert [d["taker"] for d in exported(first, token)["deals"]] == [2]
