@@ -317,3 +317,85 @@ def test_screen_kept_awake_without_the_wake_lock_api(browser: Browser, live_serv
     assert playing >= 0
     assert watch.errors == []
     context.close()
+
+
+MORE = {
+    "fr": {
+        "rename": "Renommer un joueur",
+        "rename_button": "Renommer",
+        "again": "Même table, nouvelle partie",
+        "history": "Historique des modifications",
+        "share": "Partager : autres téléphones",
+        "copy": "Copier le lien",
+        "editors": "Marqueurs : le lien qui peut modifier la partie",
+        "new_viewer": "Nouveau lien spectateur",
+        "gone": "Ce lien a été remplacé",
+        "back": "Retour aux scores",
+    },
+    "en": {
+        "rename": "Rename a player",
+        "rename_button": "Rename",
+        "again": "Same table again",
+        "history": "History of changes",
+        "share": "Share: other phones",
+        "copy": "Copy the link",
+        "editors": "Editors: the link that can change the game",
+        "new_viewer": "New spectator link",
+        "gone": "This link was replaced",
+        "back": "Back to the scores",
+    },
+}
+
+
+def test_rename_same_table_history_share_and_a_replaced_link(
+    table: tuple[Page, Watch, str, dict[str, str]], browser: Browser
+) -> None:
+    page, watch, base, words = table
+    more = MORE[words["lang"]]
+    page.goto(base + "/new?game=pitch")
+    for seat, name in enumerate(["Dale", "Rhonda", "Earl", "Pegy"]):
+        page.fill(f"#player{seat}", name)
+    page.fill("#rule_target", "5")
+    page.get_by_role("button", name=words["start"]).click()
+    # A typo in a name, renamed: every line follows.
+    page.get_by_role("link", name=more["rename"]).click()
+    check(page, watch)
+    page.fill("#name3", "Peggy")
+    page.locator("form.rename").nth(3).get_by_role("button", name=more["rename_button"]).click()
+    expect(page.locator(".totals")).to_contain_text("Rhonda & Peggy")
+    # Spectator link: alone and large; the editors' behind a disclosure, closed.
+    page.get_by_role("link", name=more["share"]).click()
+    expect(page.get_by_role("button", name=more["copy"])).to_be_visible()
+    expect(page.locator("details.editors")).not_to_have_attribute("open", "")
+    check(page, watch)
+    shot(page, f"loop-share-{words['lang']}")
+    viewer = page.locator("#viewer-link").get_attribute("href")
+    spectator = browser.new_context(**PHONE).new_page()
+    spectator.goto(str(viewer))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name=more["new_viewer"]).click()
+    expect(spectator.locator(".gone")).to_contain_text("Ce lien a été remplacé", timeout=8000)
+    spectator.context.close()
+    # A hand that ends the game (to 5); one column per team in the history.
+    page.get_by_role("link", name=more["back"]).click()
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=bidder_1]").click()
+    page.locator("label[for=bid_5]").click()
+    page.locator("label[for=trump_hearts]").click()
+    page.locator("button[name=rest][value='3']").click()
+    page.get_by_role("button", name=words["record"]).click()
+    expect(page.locator(".history thead th")).to_have_count(4)  # #, deal, two teams
+    # History times in the phone's own format (not the server's UTC).
+    page.get_by_role("link", name=more["history"]).click()
+    expect(page.locator("time.local").first).not_to_contain_text("UTC")
+    expect(page.locator(".changes")).to_contain_text("Pegy")
+    page.go_back()
+    # Same table again: one tap, the same players and house rules, the next dealer.
+    page.get_by_role("button", name=more["again"]).click()
+    expect(page.locator(".totals")).to_contain_text("Rhonda & Peggy")
+    expect(page.get_by_text("Rhonda")).not_to_have_count(0)
+    record = page.request.get(page.url + "/export.json").json()
+    assert record["players"] == ["Dale", "Rhonda", "Earl", "Peggy"]
+    assert record["rules"]["target"] == 5
+    assert record["first_dealer"] == 1
+    assert record["deals"] == []
