@@ -329,10 +329,11 @@ def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
 
 
 def _commit_or_stale() -> None:
-    """Commit; a concurrent write to the same game makes this one stale."""
+    """Commit; a concurrent write to the same game makes this one stale (its version
+    moved, or another phone's deal took the same place)."""
     try:
         db.session.commit()
-    except StaleDataError:
+    except (StaleDataError, IntegrityError):
         db.session.rollback()
         raise StaleVersion() from None
 

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.web.conftest import new_game
@@ -216,3 +217,34 @@ def test_a_deal_form_opened_before_an_undo_says_so(app: Any) -> None:
     assert "Record it as deal 1" in page
     assert deal(second, token, **form_fields(page), **CHLOE_THREE).status_code == 302
     assert [d["taker"] for d in exported(first, token)["deals"]] == [2]
+
+
+def test_put_back_losing_its_place_to_another_phone_is_stale_not_an_error(
+    app: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two phones putting the same deal back at once: the one whose row loses the
+    place (the unique position) hears "changed meanwhile", not an error page."""
+    from sqlalchemy.exc import IntegrityError
+
+    from referee.extensions import db
+    from referee.models import Game
+
+    english(client)
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, **BRUNO_FOUR)
+    client.post(f"/g/{token}/undo", data={"version": "1"})
+    commit = db.session.commit
+
+    def lost(*args: Any, **kwargs: Any) -> None:
+        if not any(isinstance(row, Game) for row in db.session.dirty):
+            return commit(*args, **kwargs)  # the rate limits' count, not the deal
+        monkeypatch.setattr(db.session, "commit", commit)
+        raise IntegrityError("INSERT INTO deal", {}, Exception("UNIQUE constraint failed"))
+
+    with app.app_context():
+        monkeypatch.setattr(db.session, "commit", lost)
+        response = client.post(f"/g/{token}/put-back", data={"version": "2"})
+    assert response.status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "the deal was not put back" in page
+    assert exported(client, token)["deals"] == []
