@@ -35,9 +35,7 @@ def missing(path: Path = PO) -> list[str]:
 
 #: A high punctuation mark ending a clause, or a guillemet, without its narrow
 #: no-break space.
-_BARE = re.compile(
-    r"(?<=[^\u202f])[:;!?](?=\s|$|<)|«(?!\u202f)|(?<!\u202f)»|\u202f[\s\u202f]"
-)
+_BARE = re.compile(r"(?<=[^\u202f])[:;!?](?=\s|$|<)|«(?!\u202f)|(?<!\u202f)»|\u202f[\s\u202f]")
 
 
 def untypeset(path: Path = PO) -> list[str]:

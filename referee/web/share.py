@@ -30,7 +30,9 @@ bp = Blueprint("share", __name__)
 
 def qr_svg(url: str) -> Markup:
     """A QR code of `url`, as inline SVG (no script, no image request)."""
-    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True))
+    return Markup(
+        segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", omitsize=True)
+    )
 
 
 @bp.get("/g/<token>/share")
