@@ -24,7 +24,10 @@ DEALS_EACH = 5
 
 @pytest.mark.parametrize("servers", [1, 2], ids=["one-server", "two-servers"])
 def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> None:
-    with servers_sharing(database, tmp_path, servers) as (running, token):
+    # Every phone here posts from one address and taps again when its deal was taken:
+    # the rate limits (600 writes a minute an address) are not what this measures.
+    no_limits = {"REFEREE_RATE_LIMITS": "0"}
+    with servers_sharing(database, tmp_path, servers, no_limits) as (running, token):
         burst = writers_burst(
             [server.port for server in running],
             token,
@@ -38,9 +41,11 @@ def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> 
         recorded = [key_of(as_form(d)) for d in stored(running[0].port, token)]
         # Each acknowledged deal is stored, once.
         assert Counter(recorded) == Counter(key_of(f) for f in burst.acknowledged)
-        # Recorded, or offered as the next deal and then recorded there: at least 90 %.
-        assert statuses[302] >= WRITERS * DEALS_EACH * 0.9, (statuses, burst.offers)
-        assert burst.offers > 0  # 16 phones on one game: some deals were taken first
+        # 16 phones racing for each number with no pause: each number is won by one,
+        # the others are told and tap "record it as the next deal" (16 times at most,
+        # then the form stays with them: 409). The game moves on all the same.
+        assert statuses[302] >= WRITERS * DEALS_EACH / 2, (statuses, burst.offers)
+        assert burst.offers > 0
         for server in running:
             log = (server.workdir / "server.log").read_text()
             assert "Traceback" not in log, log[-2000:]
