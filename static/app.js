@@ -226,7 +226,17 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
         panel.querySelector("h2").hidden = !answer.ok;
         panel.hidden = !answer.ok && !panel.querySelector(".field-errors p");
       })
-      .catch(() => { if (panel) panel.hidden = true; });
+      .catch(() => {  // no answer: the preview says it waits, it does not vanish
+        if (!panel) return;
+        const box = panel.querySelector('.field-errors[data-for=""]');
+        const note = document.createElement("p");
+        note.className = "hint";
+        note.textContent = document.body.dataset.previewWaiting;
+        box.replaceChildren(note);
+        list.hidden = true;
+        panel.querySelector("h2").hidden = true;
+        panel.hidden = false;
+      });
   };
   const soon = () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); };
   form.addEventListener("input", soon);
@@ -363,6 +373,16 @@ document.querySelectorAll(".share-actions").forEach((box) => {
 // Follow the game: reload the scoreboard when another phone changes it.
 document.querySelectorAll("[data-version-url]").forEach((live) => {
   const known = live.dataset.version;
+  // A spectator sees when the board last heard from the server.
+  const heard = live.hidden ? null : document.createElement("small");
+  if (heard) { heard.className = "heard"; live.append(heard); }
+  let last = new Date();
+  const clock = (at) => at.toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const news = (ok) => {
+    if (ok) last = new Date();
+    if (heard) heard.textContent = document.body.dataset[ok ? "heard" : "silent"].replace("{time}", clock(last));
+  };
+  news(true);
   const poll = () => {
     if (document.visibilityState !== "visible") return;
     fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
@@ -374,12 +394,13 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
           window.clearInterval(timer);
           return null;
         }
+        news(r.ok);
         return r.ok ? r.json() : null;
       })
       .then((answer) => {
         if (answer && String(answer.version) !== known) window.location.reload();
       })
-      .catch(() => {});
+      .catch(() => news(false));
   };
   const timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
 });

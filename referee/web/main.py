@@ -5,7 +5,18 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+    url_for,
+)
+from flask_babel import force_locale
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.messages import LANGUAGES
@@ -61,6 +72,23 @@ def is_local_path(target: str) -> bool:
         return False
     parts = urlsplit(target)
     return not parts.scheme and not parts.netloc and not parts.path.startswith("//")
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the site's root so that it may serve every page."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """What the service worker shows for a page it has never seen, the network gone
+    (`?lang=fr|en`: it keeps one of each)."""
+    lang = request.args.get("lang", "")
+    with force_locale(lang if lang in LANGUAGES else "fr"):
+        return render_template("offline.html", lang=lang if lang in LANGUAGES else "fr")
 
 
 @bp.get("/health")

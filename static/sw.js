@@ -1,0 +1,54 @@
+// Referee's service worker (issue 15): the app opens without the network. Static
+// files come from the cache; the pages of games (under /g/) come from the network
+// and, when it fails, as this phone last saw them; anything else falls back to the
+// offline page, in the player's language. Posts are never cached: the page's queue
+// (queue.js) keeps and sends the entries.
+"use strict";
+
+const VERSION = "referee-1";
+const STATIC = ["/static/app.css", "/static/app.js", "/static/queue.js", "/static/icon.svg"];
+const OFFLINE = { fr: "/offline?lang=fr", en: "/offline?lang=en" };
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(VERSION)
+      .then((cache) => cache.addAll([...STATIC, ...Object.values(OFFLINE)]))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== VERSION).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+const offlinePage = (request) => {
+  const lang = (request.headers.get("Accept-Language") || "").toLowerCase().startsWith("en") ? "en" : "fr";
+  return caches.match(OFFLINE[lang]);
+};
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+    return;
+  }
+  if (request.mode !== "navigate") return;
+  const gamePage = url.pathname.startsWith("/g/") || url.pathname.startsWith("/v/");
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (gamePage && response.ok) {
+          const copy = response.clone();
+          caches.open(VERSION).then((cache) => cache.put(request, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(request).then((hit) => hit || offlinePage(request))),
+  );
+});

@@ -1,0 +1,207 @@
+"""A dropped connection loses nothing (issue 15), in a phone-sized Chromium with
+Playwright's offline mode: deals entered offline are kept on the phone and sent by
+themselves, once each and in order, when the network is back, through a reload and a
+browser restart; one the server refuses on arrival comes back as its form; the
+service worker opens the game's pages (and an offline page) with the server stopped;
+a plain-HTTP origin (no service worker) still keeps the queue."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.e2e.conftest import ARGS, CHROMIUM, PHONE, watched
+from tests.server.conftest import Server, free_port
+
+NAMES = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def record_of(base: str, token: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{base}/g/{token}/export.json", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def new_game(page: Page, base: str) -> str:
+    page.goto(base + "/new?game=boulmous")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"#player{seat}", name)
+    page.get_by_role("button", name="Commencer la partie").click()
+    expect(page.get_by_text("Ana distribue.")).to_be_visible()
+    return page.url.rsplit("/g/", 1)[1]
+
+
+def boulmous(page: Page, taker: int, bid: int, tricks: list[int]) -> None:
+    """A Boulmous deal typed into the open form (clubs), then Record."""
+    page.locator(f"label[for=take_{taker}_{bid}]").click()
+    page.locator("label[for=contract_clubs]").click()
+    for seat, count in enumerate(tricks):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    page.get_by_role("button", name="Enregistrer la donne").click()
+
+
+def takers(base: str, token: str) -> list[int]:
+    return [d["taker"] for d in record_of(base, token)["deals"]]
+
+
+def test_a_deal_entered_offline_is_recorded_once_when_the_network_is_back(
+    browser: Browser, live_server: Server
+) -> None:
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(**PHONE)
+    page, watch = watched(context, base)
+    token = new_game(page, base)
+    page.get_by_role("link", name="Saisir la donne 1").click()
+    context.set_offline(True)
+    boulmous(page, 1, 4, [1, 4, 1])
+    expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
+    expect(page.locator(".waiting")).to_contain_text("Donne 1")
+    # The next deal can be entered at once: the form is ready for deal 2.
+    expect(page.locator("main h1")).to_have_text("Donne 2")
+    expect(page.locator("#take_1_4")).not_to_be_checked()
+    boulmous(page, 2, 3, [1, 1, 3])
+    expect(page.locator(".waiting li")).to_have_count(2)
+    assert record_of(base, token)["deals"] == []
+    context.set_offline(False)
+    expect(page.locator(".netstate")).to_contain_text("Connexion revenue", timeout=10000)
+    assert takers(base, token) == [1, 2]
+    expect(page.locator(".waiting")).to_have_count(0)
+    # Sent again by a confused phone: still once each.
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    assert takers(base, token) == [1, 2]
+    context.set_offline(True)
+    page.locator("label[for=take_0_3]").click()  # the preview waits, it does not vanish
+    expect(page.locator(".preview.live")).to_contain_text("L'aperçu attend la connexion.")
+    context.set_offline(False)
+    assert [e for e in watch.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+    context.close()
+
+
+def test_three_deals_offline_through_a_reload_and_a_browser_restart(
+    browser: Browser, live_server: Server, tmp_path: Path
+) -> None:
+    base = f"http://127.0.0.1:{live_server.port}"
+    profile = tmp_path / "profile"
+
+    def open_phone() -> BrowserContext:
+        return browser.browser_type.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=ARGS, **PHONE
+        )
+
+    context = open_phone()
+    page = context.pages[0] if context.pages else context.new_page()
+    token = new_game(page, base)
+    # Online once more, so that the service worker holds the pages of this game.
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()
+    page.get_by_role("link", name="Saisir la donne 1").click()
+    page.reload()
+    context.set_offline(True)
+    boulmous(page, 1, 4, [1, 4, 1])
+    expect(page.locator(".waiting li")).to_have_count(1)
+    page.reload()  # offline: the form comes from the phone, ready for deal 2
+    expect(page.locator("main h1")).to_have_text("Donne 1")  # as the page was cached
+    assert page.locator("form.deal-form input[name=number]").input_value() == "2"
+    boulmous(page, 2, 3, [1, 1, 3])
+    expect(page.locator(".waiting li")).to_have_count(2)
+    context.close()  # the browser closes, the entries stay
+
+    context = open_phone()
+    context.set_offline(True)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(f"{base}/g/{token}/deal")
+    expect(page.locator(".waiting li")).to_have_count(2)
+    boulmous(page, 3, 5, [0, 1, 0])
+    expect(page.locator(".waiting li")).to_have_count(3)
+    assert record_of(base, token)["deals"] == []
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".waiting")).to_have_count(0, timeout=15000)
+    assert takers(base, token) == [1, 2, 3]  # all three, once each, in order
+    context.close()
+
+
+def test_a_waiting_deal_refused_on_arrival_comes_back_as_its_form(
+    browser: Browser, live_server: Server
+) -> None:
+    base = f"http://127.0.0.1:{live_server.port}"
+    mine = browser.new_context(**PHONE)
+    page, _watch = watched(mine, base)
+    token = new_game(page, base)
+    page.get_by_role("link", name="Saisir la donne 1").click()
+    mine.set_offline(True)
+    boulmous(page, 1, 4, [1, 4, 1])
+    expect(page.locator(".waiting li")).to_have_count(1)
+    # Meanwhile another phone records deal 1.
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(f"{base}/g/{token}/deal")
+    boulmous(other, 3, 3, [1, 1, 1])
+    expect(other.locator(".totals")).to_be_visible()
+    mine.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_role("alert").first).to_contain_text(
+        "Entre-temps, un autre téléphone a enregistré cette donne", timeout=10000
+    )
+    expect(page.locator("#take_1_4")).to_be_checked()  # the entries, kept
+    assert takers(base, token) == [3]
+    page.get_by_role("button", name="L'enregistrer comme donne 2").click()
+    expect(page.locator(".just")).to_be_visible()
+    assert takers(base, token) == [3, 1]
+    other.context.close()
+    mine.close()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of this test alone (it is stopped in the middle)."""
+    server = Server(free_port(), f"sqlite:///{tmp_path / 'offline.sqlite3'}", tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_the_service_worker_opens_the_game_with_the_server_stopped(
+    browser: Browser, own_server: Server
+) -> None:
+    base = f"http://127.0.0.1:{own_server.port}"
+    context = browser.new_context(**PHONE)
+    page, _watch = watched(context, base)
+    token = new_game(page, base)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()  # the scoreboard, through the worker: kept
+    own_server.stop()
+    page.goto(f"{base}/g/{token}")
+    expect(page.locator(".totals")).to_contain_text("Bruno")
+    page.goto(f"{base}/import")  # never opened here: the offline page, in French
+    expect(page.locator("main h1")).to_have_text("Pas de connexion")
+    context.close()
+
+
+def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
+    browser: Browser, live_server: Server
+) -> None:
+    """`referee.test` is not localhost: no secure context, so no service worker."""
+    rules = f"--host-resolver-rules=MAP referee.test 127.0.0.1:{live_server.port}"
+    other = browser.browser_type.launch(executable_path=CHROMIUM, args=[*ARGS, rules])
+    try:
+        base = "http://referee.test"
+        context = other.new_context(**PHONE)
+        page, _watch = watched(context, base)
+        token = new_game(page, base)
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.evaluate("'serviceWorker' in navigator") is False
+        page.get_by_role("link", name="Saisir la donne 1").click()
+        context.set_offline(True)
+        boulmous(page, 0, 3, [3, 1, 1])
+        expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
+        context.set_offline(False)
+        expect(page.locator(".waiting")).to_have_count(0, timeout=10000)
+        assert takers(f"http://127.0.0.1:{live_server.port}", token) == [0]
+        context.close()
+    finally:
+        other.close()
