@@ -103,7 +103,7 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
 // Any choice can be taken back: tapping the chosen pill again clears it.
 document.addEventListener("pointerdown", (event) => {
   const label = event.target.closest && event.target.closest(".pills label, table.points label");
-  const input = label && document.getElementById(label.htmlFor);
+  const input = label && label.control;
   if (input) input.dataset.wasChecked = input.checked ? "1" : "";
 });
 document.addEventListener("click", (event) => {
@@ -301,7 +301,7 @@ document.querySelectorAll(".tally").forEach((tally) => {
         if (same && input.checked) input.checked = false;
         input.disabled = same;
         input.hidden = same;
-        const label = partner.querySelector(`label[for="${input.id}"]`);
+        const label = input.closest("label") || partner.querySelector(`label[for="${input.id}"]`);
         if (label) label.hidden = same;
       });
     };
@@ -421,4 +421,48 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   });
   form.querySelectorAll("input[type=number]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
   form.dispatchEvent(new Event("change", { bubbles: true }));
+})();
+
+// Offline (issue 15). The queue (queue.js) is loaded where it has work: on a page
+// with a deal form, and wherever entries wait on this phone. The service worker
+// opens the app without the network where browsers allow one (HTTPS, localhost);
+// from the scoreboard, the next deal's form goes into its cache too.
+(() => {
+  const body = document.body.dataset;
+  let waiting = false;
+  try { waiting = (localStorage.getItem("referee.queue") || "[]") !== "[]"; } catch (e) { /* private mode */ }
+  let loaded = false;
+  const loadQueue = () => {
+    if (loaded) return;
+    loaded = true;
+    const script = document.createElement("script");
+    script.src = body.queue;
+    document.head.append(script);
+  };
+  // (A deal form's page carries the queue itself, so that it runs before any tap.)
+  if (waiting && !document.querySelector("script[src$='/queue.js']")) loadQueue();
+  loaded = loaded || Boolean(document.querySelector("script[src$='/queue.js']"));
+  if ("serviceWorker" in navigator && body.worker) {
+    navigator.serviceWorker.register(body.worker, { scope: "/" }).catch(() => {});
+    const next = document.querySelector(".actions a.primary[href$='/deal']");
+    if (next && "caches" in window && navigator.serviceWorker.controller) {
+      caches.open("referee-1").then((cache) => cache.add(next.href)).catch(() => {});
+    }
+  }
+  // A quiet line when the connection goes, and when it comes back.
+  const line = (text, kind) => {
+    if (window.refereeSay) { window.refereeSay(text, kind); return; }
+    let p = document.querySelector(".netstate");
+    if (!p) {
+      p = document.createElement("p");
+      p.className = "netstate";
+      p.setAttribute("role", "status");
+      document.querySelector("main").prepend(p);
+    }
+    p.textContent = text;
+    p.dataset.kind = kind;
+    p.hidden = false;
+  };
+  window.addEventListener("offline", () => line(body.offline, "offline"));
+  window.addEventListener("online", () => { if (!loaded) line(body.back, "online"); });
 })();

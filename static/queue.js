@@ -24,6 +24,7 @@
   // --- what the page says ---------------------------------------------------------
   let banner = null;
   const say = (text, kind) => {
+    banner = banner || document.querySelector(".netstate");
     if (!banner) {
       banner = document.createElement("p");
       banner.className = "netstate";
@@ -77,8 +78,12 @@
       if (set.parentElement.closest("fieldset")) return;
       const chosen = [];
       set.querySelectorAll("input:checked").forEach((input) => {
-        const label = form.querySelector(`label[for="${CSS.escape(input.id)}"]`);
-        if (label) chosen.push(label.textContent.trim().replace(/\s+/g, " "));
+        // A grid's cell is named by its row and its column; a pill by its label.
+        const by = (input.getAttribute("aria-labelledby") || "").split(" ").filter(Boolean);
+        const text = by.length
+          ? by.map((id) => (document.getElementById(id) || {}).textContent || "").join(" ")
+          : (input.labels && input.labels[0] ? input.labels[0].textContent : "");
+        if (text.trim()) chosen.push(text.trim().replace(/\s+/g, " "));
       });
       set.querySelectorAll("input[type=number]").forEach((input) => { if (input.value) chosen.push(input.value); });
       set.querySelectorAll("select").forEach((select) => { if (select.value) chosen.push(select.selectedOptions[0].text); });
@@ -233,11 +238,6 @@
     });
   }, true);
 
-  // The app opens without the network where a service worker may run (HTTPS,
-  // localhost): the pages of this phone's games as last seen, and an offline page.
-  if ("serviceWorker" in navigator && document.body.dataset.worker) {
-    navigator.serviceWorker.register(document.body.dataset.worker, { scope: "/" }).catch(() => {});
-  }
   // A deal form shown again from the phone's cache (no network) may be one already
   // used by a waiting entry: it gets a key of its own, and the number after them.
   const waitingHere = load().filter((entry) => entry.token === token);
@@ -248,15 +248,9 @@
   const used = new Set(waitingHere.flatMap((e) => e.fields.filter(([n]) => n === "key").map(([, v]) => v)));
   const fresh = newKey();
   document.querySelectorAll("input[name=key]").forEach((input) => { if (used.has(input.value)) input.value = fresh; });
-  // From the scoreboard, the next deal's form goes into the phone's cache too, so
-  // that a deal can be entered if the network drops before it was opened.
-  const next = document.querySelector(".actions a.primary[href$='/deal']");
-  if (next && "caches" in window && navigator.serviceWorker && navigator.serviceWorker.controller) {
-    caches.open("referee-1").then((cache) => cache.add(next.href)).catch(() => {});
-  }
-
   window.addEventListener("online", flush);
   window.addEventListener("offline", () => say(words.offline, "offline"));
+  window.refereeSay = say;
   showWaiting();
   flush();
   window.setInterval(() => { if (load().length) flush(); }, 5000);

@@ -72,6 +72,10 @@ def register(app: Flask) -> None:
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # A game's templates are the app's (templates/<key>/), or its home's own folder.
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
+    # Block tags take no line of their own in the page, nor their indentation: the
+    # pages stay small (the deal forms are mostly loops of pills).
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
 

@@ -225,13 +225,13 @@ def test_pitch_four_handed_moon_and_five_handed(phone: tuple[Page, Watch, str]) 
 
     def hand(bidder: int, bid: str, trump: str, won: list[int], partner: str = "") -> None:
         page.get_by_role("link", name="Saisir la donne").click()
-        page.locator(f"label[for=bidder_{bidder}]").click()
+        page.locator(f"label:has(#bidder_{bidder})").click()
         page.locator(f"label[for=bid_{bid}]").click()
         page.locator(f"label[for=trump_{trump}]").click()
         if partner:
-            page.locator(f"label[for=partner_{partner}]").click()
+            page.locator(f"label:has(#partner_{partner})").click()
         for card, seat in zip(cards, won, strict=True):
-            page.locator(f"label[for=p_{card}_{seat}]").click()
+            page.locator(f"label:has(#p_{card}_{seat})").click()
         page.get_by_role("button", name="Enregistrer la donne").click()
 
     hand(1, "5", "hearts", [1, 3, 0, 1, 2, 3, 1, 0])

@@ -10,6 +10,7 @@ to the tap on Record included. The figures are published in docs/PERFORMANCE.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -102,6 +103,7 @@ def reset(page: Page) -> None:
 
 def no_swipe(page: Page, words: dict[str, str]) -> None:
     """After Record: the top of the page, the totals and the next deal's button in view."""
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # sent by script, then the page
     page.wait_for_load_state("load")
     assert page.evaluate("window.scrollY") == 0
     button = page.get_by_role("link", name=words["enter"]).bounding_box()
@@ -160,11 +162,11 @@ def test_taps_per_deal_and_no_swipe(table: tuple[Page, Watch, str, dict[str, str
     start(page, base, words, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"])
     reset(page)
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=bidder_1]").click()
+    page.locator("label:has(#bidder_1)").click()
     page.locator("label[for=bid_5]").click()
     page.locator("label[for=trump_hearts]").click()
     for card, seat in [("jack", 3), ("off_jack", 0), ("joker_low", 2), ("ten", 3), ("two", 0)]:
-        page.locator(f"label[for=p_{card}_{seat}]").click()
+        page.locator(f"label:has(#p_{card}_{seat})").click()
     page.locator("button[name=rest][value='1']").click()
     expect(page.locator(".tally")).to_contain_text("Rhonda & Peggy 7")
     check(page, watch)
@@ -189,13 +191,13 @@ def test_pitch_record_within_1_3_screens(
     page, watch, base, words = table
     start(page, base, words, "pitch", names)
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=bidder_0]").click()
+    page.locator("label:has(#bidder_0)").click()
     page.locator("label[for=bid_6]").click()
     page.locator("label[for=trump_clubs]").click()
     if len(names) == 5:
         # The partner can't be the bidder.
-        expect(page.locator("label[for=partner_0]")).to_be_hidden()
-        expect(page.locator("label[for=partner_1]")).to_be_visible()
+        expect(page.locator("label:has(#partner_0)")).to_be_hidden()
+        expect(page.locator("label:has(#partner_1)")).to_be_visible()
     record = page.get_by_role("button", name=words["record"])
     top = page.evaluate(
         "(b) => b.getBoundingClientRect().bottom + window.scrollY", record.element_handle()
@@ -379,7 +381,7 @@ def test_rename_same_table_history_share_and_a_replaced_link(
     # A hand that ends the game (to 5); one column per team in the history.
     page.get_by_role("link", name=more["back"]).click()
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=bidder_1]").click()
+    page.locator("label:has(#bidder_1)").click()
     page.locator("label[for=bid_5]").click()
     page.locator("label[for=trump_hearts]").click()
     page.locator("button[name=rest][value='3']").click()
