@@ -56,7 +56,7 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import catalog, games, main, share, sheets, tools
+    from referee.web import assets, catalog, games, main, share, sheets, tools
     from referee.web.format import register_filters
     from referee.web.homes import HomeTemplates
 
@@ -72,6 +72,7 @@ def register(app: Flask) -> None:
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # A game's templates are the app's (templates/<key>/), or its home's own folder.
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
+    assets.register(app)
     # Block tags take no line of their own in the page, nor their indentation: the
     # pages stay small (the deal forms are mostly loops of pills).
     app.jinja_env.trim_blocks = True

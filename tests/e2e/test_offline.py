@@ -45,6 +45,11 @@ def boulmous(page: Page, taker: int, bid: int, tricks: list[int]) -> None:
     page.get_by_role("button", name="Enregistrer la donne").click()
 
 
+def queue_ready(page: Page) -> None:
+    """The deal form's queue has run (before the network is cut under it)."""
+    page.wait_for_function("window.refereeSay !== undefined")
+
+
 def takers(base: str, token: str) -> list[int]:
     return [d["taker"] for d in record_of(base, token)["deals"]]
 
@@ -66,6 +71,7 @@ def test_a_deal_entered_offline_is_recorded_once_when_the_network_is_back(
     page, watch = watched(context, base)
     token = new_game(page, base)
     page.get_by_role("link", name="Saisir la donne 1").click()
+    queue_ready(page)
     context.set_offline(True)
     boulmous(page, 1, 4, [1, 4, 1])
     expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
@@ -111,6 +117,7 @@ def test_three_deals_offline_through_a_reload_and_a_browser_restart(
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.reload()
     page.get_by_role("link", name="Saisir la donne 1").click()
+    queue_ready(page)
     page.reload()
     context.set_offline(True)
     boulmous(page, 1, 4, [1, 4, 1])
@@ -144,6 +151,7 @@ def test_a_waiting_deal_refused_on_arrival_comes_back_as_its_form(
     page, _watch = watched(mine, base)
     token = new_game(page, base)
     page.get_by_role("link", name="Saisir la donne 1").click()
+    queue_ready(page)
     mine.set_offline(True)
     boulmous(page, 1, 4, [1, 4, 1])
     expect(page.locator(".waiting li")).to_have_count(1)
@@ -197,6 +205,7 @@ def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
         assert page.evaluate("window.isSecureContext") is False
         assert page.evaluate("'serviceWorker' in navigator") is False
         page.get_by_role("link", name="Saisir la donne 1").click()
+        queue_ready(page)
         context.set_offline(True)
         boulmous(page, 0, 3, [3, 1, 1])
         expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
