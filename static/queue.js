@@ -202,7 +202,9 @@
     const h1 = document.querySelector("main h1");
     if (h1) h1.textContent = h1.textContent.replace(/\d+/, String(next));
     document.querySelectorAll(".dealer-line").forEach((line) => { line.hidden = true; });
-    form.dispatchEvent(new Event("change", { bubbles: true }));
+    // Each part of the form hears it (sums, tallies, the preview).
+    form.querySelectorAll("fieldset").forEach((set) => set.dispatchEvent(new Event("change", { bubbles: true })));
+    form.querySelectorAll("input[type=number]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
     window.scrollTo(0, 0);
     return true;
   };

@@ -79,6 +79,7 @@ def test_a_deal_entered_offline_is_recorded_once_when_the_network_is_back(
     # The next deal can be entered at once: the form is ready for deal 2.
     expect(page.locator("main h1")).to_have_text("Donne 2")
     expect(page.locator("#take_1_4")).not_to_be_checked()
+    expect(page.locator(".pill-counts .sum")).to_contain_text("0 sur 6")
     boulmous(page, 2, 3, [1, 1, 3])
     expect(page.locator(".waiting li")).to_have_count(2)
     assert record_of(base, token)["deals"] == []
