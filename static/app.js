@@ -431,17 +431,12 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   const body = document.body.dataset;
   let waiting = false;
   try { waiting = (localStorage.getItem("referee.queue") || "[]") !== "[]"; } catch (e) { /* private mode */ }
-  let loaded = false;
-  const loadQueue = () => {
-    if (loaded) return;
-    loaded = true;
+  // (A deal form's page carries the queue itself, so that it runs before any tap.)
+  if (waiting && !document.querySelector("script[src$='/queue.js']")) {
     const script = document.createElement("script");
     script.src = body.queue;
     document.head.append(script);
-  };
-  // (A deal form's page carries the queue itself, so that it runs before any tap.)
-  if (waiting && !document.querySelector("script[src$='/queue.js']")) loadQueue();
-  loaded = loaded || Boolean(document.querySelector("script[src$='/queue.js']"));
+  }
   if ("serviceWorker" in navigator && body.worker) {
     navigator.serviceWorker.register(body.worker, { scope: "/" }).catch(() => {});
     const next = document.querySelector(".actions a.primary[href$='/deal']");
@@ -451,7 +446,6 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   }
   // A quiet line when the connection goes, and when it comes back.
   const line = (text, kind) => {
-    if (window.refereeSay) { window.refereeSay(text, kind); return; }
     let p = document.querySelector(".netstate");
     if (!p) {
       p = document.createElement("p");
@@ -463,6 +457,7 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     p.dataset.kind = kind;
     p.hidden = false;
   };
-  window.addEventListener("offline", () => line(body.offline, "offline"));
-  window.addEventListener("online", () => { if (!loaded) line(body.back, "online"); });
+  window.refereeLine = line;
+  window.addEventListener("offline", () => { if (!window.refereeQueue) line(body.offline, "offline"); });
+  window.addEventListener("online", () => { if (!window.refereeQueue) line(body.back, "online"); });
 })();

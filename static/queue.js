@@ -21,20 +21,8 @@
   const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)),
     (b) => b.toString(16).padStart(2, "0")).join("");
 
-  // --- what the page says ---------------------------------------------------------
-  let banner = null;
-  const say = (text, kind) => {
-    banner = banner || document.querySelector(".netstate");
-    if (!banner) {
-      banner = document.createElement("p");
-      banner.className = "netstate";
-      banner.setAttribute("role", "status");
-      document.querySelector("main").prepend(banner);
-    }
-    banner.textContent = text;
-    banner.dataset.kind = kind;
-    banner.hidden = !text;
-  };
+  // --- what the page says (the connection line is app.js's) ---------------------------
+  const say = (text, kind) => window.refereeLine(text, kind);
 
   // The waiting entries of this page's game, in one line each.
   const token = (location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)/) || [])[1];
@@ -252,7 +240,7 @@
   document.querySelectorAll("input[name=key]").forEach((input) => { if (used.has(input.value)) input.value = fresh; });
   window.addEventListener("online", flush);
   window.addEventListener("offline", () => say(words.offline, "offline"));
-  window.refereeSay = say;
+  window.refereeQueue = true;
   showWaiting();
   flush();
   window.setInterval(() => { if (load().length) flush(); }, 5000);

@@ -47,7 +47,7 @@ def boulmous(page: Page, taker: int, bid: int, tricks: list[int]) -> None:
 
 def queue_ready(page: Page) -> None:
     """The deal form's queue has run (before the network is cut under it)."""
-    page.wait_for_function("window.refereeSay !== undefined")
+    page.wait_for_function("() => window.refereeQueue === true")
 
 
 def takers(base: str, token: str) -> list[int]:
@@ -115,7 +115,7 @@ def test_three_deals_offline_through_a_reload_and_a_browser_restart(
     page = context.pages[0] if context.pages else context.new_page()
     token = new_game(page, base)
     # Online once more, so that the service worker holds the pages of this game.
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.reload()
     page.get_by_role("link", name="Saisir la donne 1").click()
     queue_ready(page)
@@ -182,7 +182,7 @@ def test_the_service_worker_opens_the_game_with_the_server_stopped(
     context = browser.new_context(**PHONE)
     page, _watch = watched(context, base)
     token = new_game(page, base)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.reload()  # the scoreboard, through the worker: kept
     own_server.stop()
     page.goto(f"{base}/g/{token}")

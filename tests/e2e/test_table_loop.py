@@ -314,7 +314,7 @@ def test_screen_kept_awake_without_the_wake_lock_api(browser: Browser, live_serv
     page.locator("label[for=take_0_3]").click()
     video = page.locator("video.awake")
     expect(video).to_have_count(1)
-    page.wait_for_function("!document.querySelector('video.awake').paused")
+    page.wait_for_function("() => !document.querySelector('video.awake').paused")
     playing: Any = page.evaluate("document.querySelector('video.awake').currentTime")
     assert playing >= 0
     assert watch.errors == []
