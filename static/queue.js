@@ -180,6 +180,14 @@
   const nextDeal = (form) => {
     const number = form.querySelector("input[name=number]");
     if (!number) return false;
+    // A contract chosen on a page of its own (Bombu): the next one is chosen there,
+    // from the phone's copy of that page when a service worker keeps one.
+    if (form.querySelector("input[type=hidden][name=contract]")) {
+      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+        location.assign(new URL(form.getAttribute("action"), location.href).pathname);
+      }
+      return true;
+    }
     const next = Number(number.value) + 1;
     document.querySelectorAll("input[name=number]").forEach((i) => { i.value = String(next); });
     const key = newKey();
