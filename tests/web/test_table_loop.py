@@ -248,3 +248,19 @@ def test_put_back_losing_its_place_to_another_phone_is_stale_not_an_error(
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "the deal was not put back" in page
     assert exported(client, token)["deals"] == []
+
+
+def test_pitch_the_rest_without_javascript_fills_the_form_and_records_nothing(
+    client: FlaskClient,
+) -> None:
+    token = new_game(client, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"])
+    data = {"bidder": "1", "bid": "5", "trump": "hearts", "p_jack": "3", "p_two": "dead"}
+    response = client.post(f"/g/{token}/deal", data={**data, "rest": "1"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'id="p_jack_3" name="p_jack" value="3"' in page  # kept as ticked
+    assert re.search(r'id="p_jack_3"[^>]*checked', page)
+    assert re.search(r'id="p_two_dead"[^>]*checked', page)
+    for card in ("ace", "off_jack", "joker_high", "joker_low", "ten", "three"):
+        assert re.search(rf'id="p_{card}_1"[^>]*checked', page), card
+    assert exported(client, token)["deals"] == []
