@@ -32,6 +32,7 @@ from referee.engine.game import (
     alone,
     dealer_problems,
     dump_flags,
+    to_the_left,
 )
 from referee.engine.settlement import Payment, settle
 
@@ -179,7 +180,7 @@ class Boulmous:
 
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
         """The deal passes to the left, one seat a deal."""
-        return (first_dealer + number - 1) % players
+        return to_the_left(first_dealer, number, players)
 
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """A taker names his trump freely: no set of contracts to choose among."""

@@ -145,6 +145,12 @@ class Game(Protocol[R, D]):
         ...
 
 
+def to_the_left(first_dealer: int, number: int, players: int) -> int:
+    """Who deals deal `number` (from 1) when the deal passes to the left, one seat a
+    deal: a `Game.dealer_of` for the games that rotate so."""
+    return (first_dealer + number - 1) % players
+
+
 def alone(players: int) -> tuple[tuple[int, ...], ...]:
     """Sides of a game where everyone plays for himself."""
     return tuple((seat,) for seat in range(players))

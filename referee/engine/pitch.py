@@ -41,6 +41,7 @@ from referee.engine.game import (
     alone,
     dealer_problems,
     dump_flags,
+    to_the_left,
     with_flags,
 )
 from referee.engine.settlement import settle, winners_collect
@@ -272,7 +273,7 @@ class Pitch:
 
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
         """The deal passes to the left, one seat a deal."""
-        return (first_dealer + number - 1) % players
+        return to_the_left(first_dealer, number, players)
 
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """The bidder names his trump freely: no set of contracts to choose among."""

@@ -25,6 +25,7 @@ from referee.engine.game import (
     alone,
     dealer_problems,
     dump_flags,
+    to_the_left,
 )
 from referee.web.homes import Home, form_value
 
@@ -56,7 +57,7 @@ class Tally:
         return alone(players)
 
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
-        return (first_dealer + number - 1) % players
+        return to_the_left(first_dealer, number, players)
 
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         return ()
