@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # the server helpers of tests/server; not bench/ (http.py)
 
-from tests.server.conftest import servers_sharing, writers_burst  # noqa: E402
+from tests.server.conftest import ONE_ADDRESS, servers_sharing, writers_burst  # noqa: E402
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored  # noqa: E402
 
 #: (phones, deals each): 16 hammering one game, and the real case, two phones at a table.
@@ -35,10 +35,7 @@ LOADS = ((16, 18), (2, 72))
 
 def run(database: str, servers: int, label: str, writers: int, deals_each: int) -> bool:
     folder = Path(tempfile.mkdtemp(prefix="referee-contention-"))
-    # Every phone here posts from one address, and re-posts when its deal was taken:
-    # the rate limits (600 writes a minute an address) would answer 429 instead.
-    no_limits = {"REFEREE_RATE_LIMITS": "0"}
-    with servers_sharing(database, folder, servers, no_limits) as (running, token):
+    with servers_sharing(database, folder, servers, ONE_ADDRESS) as (running, token):
         began = time.perf_counter()
         burst = writers_burst(
             [server.port for server in running],

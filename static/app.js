@@ -19,6 +19,13 @@ document.addEventListener("submit", (event) => {
 // Steppers around count boxes, a running sum ("5 of 6"), the last box filled with
 // what the others leave, and one digit moving on to the next box (every count of a
 // deal is below 10), so that a row of counts is typed without tapping each box.
+// "(5 of 6)" beside a count's legend: red past the total, green once it is made up.
+function showSum(sum, entered, total, full) {
+  if (!sum || !sum.dataset.text) return;
+  sum.textContent = `(${sum.dataset.text.replace("{sum}", entered).replace("{total}", total)})`;
+  sum.classList.toggle("over", entered > total);
+  sum.classList.toggle("full", full);
+}
 const countBoxes = () => Array.from(document.querySelectorAll("fieldset.counts input[type=number]"));
 function enhanceCounts(group) {
   const total = Number(group.dataset.total);
@@ -30,11 +37,7 @@ function enhanceCounts(group) {
     inputs.forEach((i) => { i.placeholder = ""; });
     if (empty.length === 1 && total - entered >= 0) empty[0].placeholder = String(total - entered);
     if (empty.length && entered === total) empty.forEach((i) => { i.placeholder = "0"; });
-    if (sum && sum.dataset.text) {
-      sum.textContent = `(${sum.dataset.text.replace("{sum}", entered).replace("{total}", total)})`;
-      sum.classList.toggle("over", entered > total);
-      sum.classList.toggle("full", entered === total);
-    }
+    showSum(sum, entered, total, entered === total);
     return { entered, empty };
   };
   inputs.forEach((input) => {
@@ -90,11 +93,7 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
       const label = mark && group.querySelector(`label[for="${mark.id}"]`);
       if (label) label.classList.add("auto");
     }
-    if (sum && sum.dataset.text) {
-      sum.textContent = `(${sum.dataset.text.replace("{sum}", entered).replace("{total}", total)})`;
-      sum.classList.toggle("over", entered > total);
-      sum.classList.toggle("full", entered === total || (empty.length === 1 && entered <= total));
-    }
+    showSum(sum, entered, total, entered === total || (empty.length === 1 && entered <= total));
   };
   group.addEventListener("change", update);
   update();

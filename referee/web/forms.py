@@ -104,6 +104,12 @@ def field_group(field: str | None) -> str:
     return _INDEX.sub("", field).split(".", 1)[0]
 
 
+def messages_of(problems: Iterable[Problem]) -> list[str]:
+    """Every problem's message in the player's language, in one list (a page with no
+    field to put them beside)."""
+    return [m for group in messages_by_group(problems, None).values() for m in group]
+
+
 def messages_by_group(problems: Iterable[Problem], deal: int | None) -> dict[str, list[str]]:
     """Each problem's message in the player's language, grouped by the field it blames.
 

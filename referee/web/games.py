@@ -36,6 +36,7 @@ from referee.web.format import signed
 from referee.web.forms import (
     NewGameForm,
     messages_by_group,
+    messages_of,
     rules_from_form,
     stake_of,
     table_seats,
@@ -162,7 +163,6 @@ def _deal_page(
     status: int = 200,
     standings: Standings | None = None,
     taken: list[Row] | None = None,
-    offered: bool = False,
 ) -> Page:
     standings = standings or service.standings_of(game)
     action = (
@@ -185,7 +185,6 @@ def _deal_page(
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, number),
         taken=taken,
-        offered=offered,
     )
     return page, status
 
@@ -218,11 +217,12 @@ def deal(token: str) -> Page:
         values = {"key": uuid.uuid4().hex, "contract": contract}
         return _deal_page(game, values, number=number, standings=standings)
     values = values_of(request.form)
-    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
+    home, rules = home_of(game.game), engine_rules(game)
+    entered = home.deal_from_form(request.form, len(game.players), rules)
     if g.get("rate_limited"):
         return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
     opened_for = whole(request.form.get("number"))
-    filled = home_of(game.game).completed(values, engine_rules(game))
+    filled = home.completed(values, rules)
     if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
         return _deal_page(game, filled, number=number)
     try:
@@ -245,9 +245,7 @@ def deal(token: str) -> Page:
                 n=taken.next,
             )
             errors = {"": [message]}
-        return _deal_page(
-            game, values, number=taken.next, taken=rows, offered=True, errors=errors, status=409
-        )
+        return _deal_page(game, values, number=taken.next, taken=rows, errors=errors, status=409)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
@@ -326,12 +324,13 @@ def edit(token: str, number: int) -> Page:
         values["version"] = str(game.version)
         return _deal_page(game, values, number=number, editing=True)
     values = values_of(request.form)
-    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
+    home, rules = home_of(game.game), engine_rules(game)
+    entered = home.deal_from_form(request.form, len(game.players), rules)
     if g.get("rate_limited"):
         return _deal_page(
             game, values, number=number, errors=_slow_down(), editing=True, status=429
         )
-    filled = home_of(game.game).completed(values, engine_rules(game))
+    filled = home.completed(values, rules)
     if filled is not None:
         return _deal_page(game, filled, number=number, editing=True)
     version = whole(request.form.get("version"))
@@ -442,11 +441,7 @@ def players(token: str) -> Page:
             errors = {"": [_("Someone else changed the game meanwhile: check, then rename again.")]}
         except RulesError as error:
             db.session.rollback()
-            errors = {
-                f"name{seat}": [
-                    m for ms in messages_by_group(error.problems, None).values() for m in ms
-                ]
-            }
+            errors = {f"name{seat}": messages_of(error.problems)}
         page = render_template("players.html", game=game, errors=errors, typed=request.form)
         return page, 409 if "" in errors else 422
     return render_template("players.html", game=game, errors=errors, typed={})
@@ -503,7 +498,7 @@ def import_game() -> Page:
     try:
         game = service.import_record(data)
     except RulesError as error:
-        messages = [m for ms in messages_by_group(error.problems, None).values() for m in ms]
+        messages = messages_of(error.problems)
         return render_template("import.html", errors=messages), 422
     remember(game.token)
     flash(_("Game imported."))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import servers_sharing, writers_burst
+from tests.server.conftest import ONE_ADDRESS, servers_sharing, writers_burst
 from tests.server.test_concurrency import as_form, key_of, random_deal, stored
 
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -24,10 +24,7 @@ DEALS_EACH = 5
 
 @pytest.mark.parametrize("servers", [1, 2], ids=["one-server", "two-servers"])
 def test_16_writers_on_one_game(database: str, tmp_path: Path, servers: int) -> None:
-    # Every phone here posts from one address and taps again when its deal was taken:
-    # the rate limits (600 writes a minute an address) are not what this measures.
-    no_limits = {"REFEREE_RATE_LIMITS": "0"}
-    with servers_sharing(database, tmp_path, servers, no_limits) as (running, token):
+    with servers_sharing(database, tmp_path, servers, ONE_ADDRESS) as (running, token):
         burst = writers_burst(
             [server.port for server in running],
             token,
