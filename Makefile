@@ -7,12 +7,22 @@ STAMP := $(VENV)/.installed
 PO := translations/fr/LC_MESSAGES/messages.po
 MO := translations/fr/LC_MESSAGES/messages.mo
 
-.PHONY: install test test-postgres lint typecheck unit bench run translations screenshots clean
+.PHONY: install test test-postgres test-deploy test-wheel wheel lint typecheck unit bench run \
+	translations screenshots clean system system-test system-deploy
 
 install: $(STAMP) $(MO)
 
+# The Debian packages, listed once in tools/debian-packages.sh: installed when
+# missing if make runs as root; otherwise it stops with the one command to run.
+system:
+	@bash tools/debian-packages.sh run
+system-test:
+	@bash tools/debian-packages.sh test
+system-deploy:
+	@bash tools/debian-packages.sh deploy
+
 # Re-installs only when pyproject.toml changes; the package itself is editable.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | system
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
@@ -40,8 +50,8 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict referee
 
-unit: install
-	$(BIN)/pytest --cov --cov-report=term
+unit: install system-test
+	$(BIN)/pytest --cov --cov-report=term -m "not deploy"
 
 test: lint typecheck unit
 
@@ -50,6 +60,20 @@ test: lint typecheck unit
 test-postgres: install
 	eval "$$(bash .ci/postgres.sh start)" && $(BIN)/pytest -q tests/web tests/server/test_contention.py; \
 		status=$$?; bash .ci/postgres.sh stop; exit $$status
+
+# The deployment kit (deploy/): its systemd command line, and nginx and Caddy with
+# their configurations in front of a real `referee serve`, slow clients included.
+test-deploy: install system-deploy
+	$(BIN)/pytest -q -m deploy -p no:cacheprovider
+
+# The wheel, complete (templates, static files, the compiled catalogue, the fonts),
+# in dist/; test-wheel installs it in a throwaway environment outside the checkout
+# and plays a game through it: a page, a deal, a sheet, a backup.
+wheel: install
+	rm -rf dist build/lib
+	$(BIN)/python -m pip wheel --quiet --no-deps --disable-pip-version-check . -w dist
+test-wheel: wheel
+	$(BIN)/python tools/smoke_wheel.py dist/referee-*.whl
 
 # The browser tests and the sheet's picture again, kept in docs/screenshots/.
 screenshots: install
@@ -66,4 +90,4 @@ run: install
 	$(BIN)/referee serve --host $(HOST) --port $(PORT)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build *.egg-info $(MO)
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build dist *.egg-info $(MO)

@@ -20,8 +20,7 @@ as_postgres() {
 case "${1:-start}" in
   start)
     if ! BIN=$(bindir); then
-      export DEBIAN_FRONTEND=noninteractive
-      apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends postgresql >&2
+      bash "$(dirname "$0")/../tools/debian-packages.sh" postgres >&2
       BIN=$(bindir)
     fi
     rm -rf "$DIR" && mkdir -p "$DIR"

@@ -87,7 +87,7 @@ def text_only(html: str) -> str:
     from referee.services.pdf import html_to_pdf
 
     text = "\n".join(page.extract_text() for page in PdfReader(BytesIO(html_to_pdf(html))).pages)
-    return f'<pre style="font: 6pt/1.15 DejaVu Sans Mono">{markup.escape(text)}</pre>'
+    return f'<pre style="font: 6pt/1.15 Referee Mono">{markup.escape(text)}</pre>'
 
 
 KINDS = ("trivial", "bombu", "floor", "boulmous")

@@ -13,14 +13,14 @@ from sqlalchemy.engine import Engine
 
 from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
+from referee.paths import STATIC, TEMPLATES, TRANSLATIONS, data_dir
 from referee.web import DEFAULT_RATE_LIMITS
 
-ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 def database_url(instance_path: str) -> str:
-    """`DATABASE_URL` if set (PostgreSQL), else SQLite in the instance folder."""
+    """`DATABASE_URL` if set (PostgreSQL), else SQLite in the data folder."""
     url = os.environ.get("DATABASE_URL", "").strip()
     if not url:
         return f"sqlite:///{Path(instance_path) / 'referee.sqlite3'}"
@@ -47,7 +47,7 @@ def engine_options(url: str) -> dict[str, Any]:
 
 
 def secret_key(instance_path: str) -> str:
-    """`REFEREE_SECRET_KEY`, else a key kept in the instance folder across restarts."""
+    """`REFEREE_SECRET_KEY`, else a key kept in the data folder across restarts."""
     if os.environ.get("REFEREE_SECRET_KEY"):
         return os.environ["REFEREE_SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
@@ -86,12 +86,17 @@ def select_locale() -> str:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app. `test_config` overrides the configuration (tests)."""
+    """Build the app. `test_config` overrides the configuration (tests).
+
+    Its own files come from `referee.paths` (a checkout's folders or a wheel's
+    copies); its data folder (Flask's instance folder) is `paths.data_dir()`.
+    """
     app = Flask(
         __name__,
+        instance_path=str(data_dir()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
     )
     Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -105,7 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The cookie is written when the list of games changes, not on every page.
         SESSION_REFRESH_EACH_REQUEST=False,
         BABEL_DEFAULT_LOCALE="fr",
-        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
         AUTO_UPGRADE=True,
         # REFEREE_RATE_LIMITS=0 turns them off (load tests from one address).
         RATE_LIMITS={}

@@ -1,4 +1,5 @@
-"""The `referee` command: `referee score FILE` prints a game's standings as JSON.
+"""The `referee` command: `referee score FILE` prints a game's standings as JSON;
+`pdf`, `backup`, `restore` and `serve` do the rest (`referee --help`).
 
 Problems with a record go to standard error, one line each, in the user's language
 (`--lang`, else the locale's `LC_ALL` / `LC_MESSAGES` / `LANG`), never a traceback.
@@ -11,8 +12,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final, TextIO
 
+from referee import __version__
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.messages import language
@@ -23,6 +26,8 @@ INVALID: Final = 1
 UNREADABLE: Final = 2
 _CANNOT_WRITE: Final = N_("cannot write {path}: {reason}")
 _CANNOT_READ: Final = N_("cannot read {path}: {reason}")
+#: Threads per server worker (`referee serve --threads`).
+THREADS: Final = 4
 
 
 def user_language(option: str | None, environ: os._Environ[str] | dict[str, str]) -> str:
@@ -124,8 +129,6 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
     brought up to date. A restore creates or upgrades the schema first, then reports
     every file it skipped; it exits 1 when any was skipped or the folder is missing.
     """
-    from pathlib import Path
-
     from referee.app import create_app, schema_is_current
     from referee.services import backup
 
@@ -163,6 +166,7 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per task."""
     parser = argparse.ArgumentParser(prog="referee", description="Referee: card game scores.")
+    parser.add_argument("--version", action="version", version=f"referee {__version__}")
     parser.add_argument("--lang", choices=["fr", "en"], help="language of messages")
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="print a game record's standings as JSON")
@@ -179,12 +183,45 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         command = commands.add_parser(name, help=text)
         command.add_argument("folder", metavar="DIR")
+        _data_option(command)
     serve = commands.add_parser("serve", help="serve the table app (upgrades the database first)")
-    serve.add_argument("--host", default="127.0.0.1", help="0.0.0.0 for phones on the same Wi-Fi")
-    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("HOST") or "127.0.0.1",
+        help="the address to listen on (default: $HOST, else 127.0.0.1); "
+        "0.0.0.0 for phones on the same Wi-Fi",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=_port(os.environ.get("PORT")),
+        help="the port (default: $PORT, else 5000)",
+    )
     serve.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 1))
-    serve.add_argument("--threads", type=int, default=4)
+    serve.add_argument("--threads", type=int, default=THREADS)
+    serve.add_argument(
+        "--access-log", action="store_true", help="log every request on standard output"
+    )
+    _data_option(serve)
     return parser
+
+
+def _data_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the folder of the SQLite database and the secret key (default: "
+        "$REFEREE_DATA, else instance/ in a checkout, else ~/.local/share/referee)",
+    )
+
+
+def _port(text: str | None) -> int:
+    """$PORT as hosting platforms set it; 5000 when unset or not a port number."""
+    if text and text.strip().isascii() and text.strip().isdigit():
+        port = int(text.strip())
+        if 0 < port < 65536:
+            return port
+    return 5000
 
 
 def lan_address() -> str:
@@ -199,7 +236,14 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def serve_command(host: str, port: int, workers: int, threads: int, stdout: TextIO) -> int:
+def serve_command(
+    host: str,
+    port: int,
+    workers: int,
+    threads: int,
+    stdout: TextIO,
+    access_log: bool = False,
+) -> int:
     """Upgrade the database, then serve the app with gunicorn (a production WSGI server).
 
     Several worker processes use every core: one Python process serves a page at a
@@ -233,7 +277,7 @@ def serve_command(host: str, port: int, workers: int, threads: int, stdout: Text
                 "threads": threads,
                 "worker_class": "gthread",
                 "preload_app": True,
-                "accesslog": None,
+                "accesslog": "-" if access_log else None,
                 "errorlog": "-",
                 "loglevel": "warning",
                 "timeout": 30,
@@ -260,8 +304,14 @@ def serve_command(host: str, port: int, workers: int, threads: int, stdout: Text
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the `referee` command."""
     args = build_parser().parse_args(argv)
+    if getattr(args, "data", None):
+        # The app reads its data folder from here (referee.paths.data_dir), in this
+        # process and in the server's workers.
+        os.environ["REFEREE_DATA"] = str(Path(args.data).expanduser().resolve())
     if args.command == "serve":
-        return serve_command(args.host, args.port, args.workers, args.threads, sys.stdout)
+        return serve_command(
+            args.host, args.port, args.workers, args.threads, sys.stdout, args.access_log
+        )
     if args.command in ("backup", "restore"):
         lang = user_language(args.lang, os.environ)
         return backup_command(args.command, args.folder, lang, sys.stdout, sys.stderr)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import functools
 import gettext
-from pathlib import Path
 from typing import Final
 
-#: Where the compiled catalogues are (`<lang>/LC_MESSAGES/messages.mo`).
-LOCALE_DIR: Final = Path(__file__).resolve().parent.parent.parent / "translations"
+from referee.paths import TRANSLATIONS
+
+#: Where the compiled catalogues are (`<lang>/LC_MESSAGES/messages.mo`): a checkout's
+#: `translations/` or a wheel's copy (`referee.paths`, standard library only too).
+LOCALE_DIR: Final = TRANSLATIONS
 DOMAIN: Final = "messages"
 
 

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, cast
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -180,6 +180,17 @@ def version_of(token: str) -> int | None:
     """
     query = select(Game.__table__.c.version).where(Game.__table__.c.token == token)
     return db.session.connection().execute(query).scalar()
+
+
+def database_answers() -> bool:
+    """Whether the database answers a query now, and holds the games' table (the
+    health check of monitors and load balancers)."""
+    try:
+        db.session.connection().execute(select(Game.__table__.c.id).limit(0))
+    except DBAPIError:
+        db.session.rollback()
+        return False
+    return True
 
 
 def state_of(token: str) -> tuple[int, bool] | None:

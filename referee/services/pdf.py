@@ -18,14 +18,14 @@ import threading
 import time
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from pathlib import Path
 from typing import Any, Final
 
-STATIC: Final = Path(__file__).resolve().parent.parent.parent / "static"
+from referee.paths import STATIC
+
 #: A page that uses the sheets' fonts and suit signs, rendered once to warm the caches.
 WARM_UP: Final = (
     "<html><body><p>♠ ♥ ♦ ♣ Référée <strong>0123456789</strong></p>"
-    '<pre style="font-family: DejaVu Sans Mono">−+ 0123456789</pre></body></html>'
+    '<pre style="font-family: Referee Mono">−+ 0123456789</pre></body></html>'
 )
 #: The longest a sheet may take, waiting for its turn included (seconds); the longest
 #: game allowed draws in a few seconds. A render past it is stopped.

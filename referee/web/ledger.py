@@ -18,29 +18,17 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from markupsafe import Markup
 
 from referee.engine import GAMES
-from referee.geometry import CELL_PADDING, DEAL_FONT, NUMBER_COLUMN, content_width
+from referee.geometry import CELL_PADDING, DEAL_FONT, NUMBER_COLUMN, SANS, content_width
 from referee.web.board import Board, Row
 from referee.web.catalog import MARKS
 from referee.web.format import number, signed
 
-#: The sheets' font (Debian's fonts-dejavu-core, then other systems' paths), whose
-#: advances measure a line before WeasyPrint lays it out; print.css sets the deal
-#: table in it at 8 pt.
-FONT_FILES = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-)
 FONT_SIZE = DEAL_FONT  # points
 EM = FONT_SIZE * 25.4 / 72  # mm
-#: Without the font file: a character of DejaVu Sans at 8 pt, a little generous
-#: (1.44 mm on average over French and English descriptions, 1.8 mm a digit).
-LETTER = 1.8  # mm
 #: Every glyph of DejaVu Sans Mono, the figures' font, advances 1233/2048 em; at 8 pt:
 MONO_ADVANCE = 8 * 1233 / 2048  # points
 MONO = MONO_ADVANCE * 25.4 / 72  # mm
@@ -69,21 +57,17 @@ _GLUE = re.compile(r"(?<= ·) |(?<=\d) |(?<=\d\.) ")
 
 @functools.cache
 def _advances() -> dict[int, float]:
-    """Each character's advance in DejaVu Sans at FONT_SIZE, in mm (empty: no font file)."""
-    for name in FONT_FILES:
-        if Path(name).exists():
-            from fontTools.ttLib import TTFont
+    """Each character's advance, in mm, in the sheets' own font file at FONT_SIZE (the
+    file WeasyPrint draws the deal table with: `geometry.SANS`)."""
+    from fontTools.ttLib import TTFont
 
-            font = TTFont(name, lazy=True)
-            try:
-                scale = FONT_SIZE / font["head"].unitsPerEm * 25.4 / 72
-                metrics = font["hmtx"]
-                return {
-                    code: metrics[glyph][0] * scale for code, glyph in font.getBestCmap().items()
-                }
-            finally:
-                font.close()
-    return {}
+    font = TTFont(str(SANS), lazy=True)
+    try:
+        scale = FONT_SIZE / font["head"].unitsPerEm * 25.4 / 72
+        metrics = font["hmtx"]
+        return {code: metrics[glyph][0] * scale for code, glyph in font.getBestCmap().items()}
+    finally:
+        font.close()
 
 
 def width(text: str) -> float:
@@ -93,8 +77,6 @@ def width(text: str) -> float:
     wide as the font's size, which such glyphs seldom exceed.
     """
     advances = _advances()
-    if not advances:
-        return len(text) * LETTER
     return sum(advances.get(ord(c), EM) for c in text)
 
 

@@ -93,5 +93,10 @@ def offline() -> str:
 
 @bp.get("/health")
 def health() -> Response:
-    """A trivial answer for monitors and load balancers (and the benchmark's baseline)."""
+    """For monitors, load balancers and the container's healthcheck: 200 "ok" when
+    the database answers, 503 when it does not (this server can serve no game)."""
+    if not service.database_answers():
+        response = Response("database unavailable\n", status=503, mimetype="text/plain")
+        response.headers["Retry-After"] = "5"
+        return response
     return Response("ok\n", mimetype="text/plain")

@@ -45,15 +45,24 @@ def test_width_of_a_character_the_font_lacks() -> None:
     assert width("王") == pytest.approx(8 * 25.4 / 72)  # a whole em, where CJK glyphs fit
 
 
-def test_width_without_the_font_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ledger, "FONT_FILES", ("/nowhere/DejaVuSans.ttf",))
-    ledger._advances.cache_clear()
-    try:
-        assert width("abc") == pytest.approx(3 * ledger.LETTER)
-    finally:
-        monkeypatch.undo()
-        ledger._advances.cache_clear()
-    assert width("0") == pytest.approx(DIGIT)
+def test_the_sheets_measure_and_draw_with_one_shipped_font() -> None:
+    """The ledger measures with the package's own font file, and the stylesheet's
+    @font-face draws with that very file: no system font decides the layout."""
+    from referee import geometry, paths
+
+    assert geometry.SANS.parent == paths.FONTS
+    for face in (geometry.SANS, geometry.SANS_BOLD, geometry.MONO):
+        assert face.is_file()
+    faces = geometry.css()
+    for path in (geometry.SANS, geometry.SANS_BOLD, geometry.MONO):
+        assert f'src: url("{path.as_uri()}")' in faces
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(geometry.SANS), lazy=True)
+    zero = font["hmtx"][font.getBestCmap()[ord("0")]][0] / font["head"].unitsPerEm
+    font.close()
+    assert width("0") == pytest.approx(zero * 8 * 25.4 / 72)
+    assert (paths.FONTS / "LICENSE").is_file()
 
 
 def test_wrap_keeps_short_text_whole() -> None:

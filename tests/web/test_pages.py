@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.app import create_app
 from tests.web.conftest import new_game
 
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -207,10 +209,31 @@ def test_the_database_is_the_one_configured(app: Flask) -> None:
     assert dialect == ("postgresql" if os.environ.get("DATABASE_URL") else "sqlite")
 
 
-def test_health(client: FlaskClient) -> None:
-    response = client.get("/health")
-    assert response.status_code == 200
-    assert response.get_data(as_text=True) == "ok\n"
+def test_health_asks_the_database(app: Flask) -> None:
+    """200 while the database answers; 503 once it cannot serve a game."""
+    from sqlalchemy import text
+
+    from referee.extensions import db
+
+    client = app.test_client()
+    assert (client.get("/health").status_code, client.get("/health").text) == (200, "ok\n")
+    with app.app_context():
+        db.session.execute(text("ALTER TABLE game RENAME TO game_gone"))
+        db.session.commit()
+    down = client.get("/health")
+    assert (down.status_code, down.text) == (503, "database unavailable\n")
+    assert down.headers["Retry-After"] == "5"
+
+
+def test_health_when_the_database_is_unreachable(tmp_path: Path) -> None:
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/no/such/folder/x.sqlite3",
+            "AUTO_UPGRADE": False,
+            "SECRET_KEY": "t",
+        }
+    )
+    assert app.test_client().get("/health").status_code == 503
 
 
 def test_new_game_form_preselects_the_defaults(client: FlaskClient) -> None:
