@@ -11,16 +11,19 @@
 #       sheets with Pango (its fonts ship with the package, referee/fonts/), and
 #       HarfBuzz's subsetter halves a sheet's time (WeasyPrint warns without it).
 # test: pdftoppm (poppler) turns a sheet into a PNG; the browser tests drive
-#       Debian's Chromium (Playwright never downloads its own).
-# deploy: `make test-deploy` puts nginx and Caddy in front of a real server
-#       (deploy/). Kept apart from `make test`: on a machine with systemd,
-#       installing them also starts them on port 80.
+#       Debian's Chromium (Playwright never downloads its own) through
+#       Playwright's Node.js driver, which needs libatomic1 (seen missing on a
+#       fresh debootstrap root).
+# deploy: `make test-deploy` puts nginx and Caddy in front of a real server and
+#       checks the units with systemd-analyze (deploy/). Kept apart from
+#       `make test`: on a machine with systemd, installing nginx or Caddy also
+#       starts them on port 80.
 # postgres: `make test-postgres` starts a throwaway server (.ci/postgres.sh).
 set -euo pipefail
 
 RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
-TEST=("${RUN[@]}" poppler-utils chromium)
-DEPLOY=("${RUN[@]}" nginx-light caddy)
+TEST=("${RUN[@]}" poppler-utils chromium libatomic1)
+DEPLOY=("${RUN[@]}" nginx-light caddy systemd)
 POSTGRES=(postgresql)
 
 list=0

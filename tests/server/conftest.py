@@ -8,6 +8,7 @@ import random
 import re
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -132,14 +133,23 @@ class Phone:
     port: int
     cookie: str = ""
     conn: http.client.HTTPConnection | None = field(default=None, repr=False)
+    #: HTTPS, with this context (the deployment tests, through a proxy).
+    tls: ssl.SSLContext | None = None
 
     def request(
         self, method: str, path: str, form: dict[str, str] | None = None, timeout: float = 20
     ) -> tuple[int, str, str]:
         """(status, body, Location) of one request."""
         if self.conn is None:
-            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+            self.conn = (
+                http.client.HTTPSConnection(HOST, self.port, timeout=timeout, context=self.tls)
+                if self.tls is not None
+                else http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+            )
         headers = {"Accept-Language": "en"}
+        if self.tls is not None:
+            # A browser's same-origin Referer: over HTTPS the CSRF check wants it.
+            headers["Referer"] = f"https://{HOST}:{self.port}{path}"
         if self.cookie:
             headers["Cookie"] = self.cookie
         body = None
