@@ -91,6 +91,13 @@ def offline() -> str:
         return render_template("offline.html", lang=lang if lang in LANGUAGES else "fr")
 
 
+@bp.get("/ping")
+def ping() -> Response:
+    """This process answers, whatever the database does (liveness; the benchmarks'
+    trivial endpoint). `/health` is the one that asks the database."""
+    return Response("pong\n", mimetype="text/plain")
+
+
 @bp.get("/health")
 def health() -> Response:
     """For monitors, load balancers and the container's healthcheck: 200 "ok" when

@@ -56,6 +56,8 @@ class Server:
     process: subprocess.Popen[bytes] | None = None
     #: More of the server's environment (REFEREE_RATE_LIMITS=0 for a load from one address).
     more_env: dict[str, str] = field(default_factory=dict)
+    #: Threads per worker (2 workers).
+    threads: int = 4
 
     def start(self) -> None:
         env = {
@@ -78,7 +80,7 @@ class Server:
                     "--workers",
                     "2",
                     "--threads",
-                    "4",
+                    str(self.threads),
                 ],
                 env=env,
                 stdout=log,

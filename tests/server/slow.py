@@ -95,10 +95,12 @@ class Table:
         self.phone = Phone(port, tls=tls)
         self.token = self.phone.new_game(["Ana", "Bruno", "Chloé", "Driss"])
 
-    def play(self, requests: int = 120, seconds: float = 30.0) -> list[float]:
+    def play(self, requests: int = 120, seconds: float = 30.0, fresh: bool = False) -> list[float]:
         """The latency of each request of the table (s): the scoreboard, the version
         poll, the deal form, a deal recorded, in turn. A request that fails or times
-        out (10 s) counts as 10 s: a table that cannot play has the worst latency."""
+        out (10 s) counts as 10 s: a table that cannot play has the worst latency.
+        `fresh`: each request on a new connection (a phone waking up, a new player),
+        which a server must accept and serve, not only the connections it holds."""
         phone, token = self.phone, self.token
         deal = {"action": "save", "passed": "1"}  # all passed: the game never ends
         fields: dict[str, str] = {}
@@ -106,6 +108,9 @@ class Table:
         ends = time.monotonic() + seconds
         while len(latencies) < requests and time.monotonic() < ends:
             step = len(latencies) % 4
+            if fresh:
+                phone.close()
+                phone.conn = None
             started = time.monotonic()
             try:
                 if step == 0:

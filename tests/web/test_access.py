@@ -110,7 +110,7 @@ def test_a_guessed_token_reveals_nothing(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/new?game=bombu", "/import", "/g/nope", "/health", "/static/app.css", "/lang/en"],
+    ["/", "/new?game=bombu", "/import", "/g/nope", "/health", "/ping", "/static/app.css"],
 )
 def test_every_response_carries_the_security_headers(client: FlaskClient, path: str) -> None:
     with client.get(path) as response:

@@ -223,6 +223,8 @@ def test_health_asks_the_database(app: Flask) -> None:
     down = client.get("/health")
     assert (down.status_code, down.text) == (503, "database unavailable\n")
     assert down.headers["Retry-After"] == "5"
+    # The process itself still answers (liveness).
+    assert (client.get("/ping").status_code, client.get("/ping").text) == (200, "pong\n")
 
 
 def test_health_when_the_database_is_unreachable(tmp_path: Path) -> None:
