@@ -6,9 +6,10 @@
 For each server setting (2 workers × N threads) it measures, in one run, side by side:
 
 - **direct**: a table playing (scoreboard, version poll, deal form, deal: see
-  tests/server/slow.py), each request on a new connection, while 0, 16, 64 or 128 slow connections from one address
-  hold the server (a third stalled in their headers, a third dripping a body, a
-  third silent): the table's p95 and how many of its requests failed;
+  tests/server/slow.py), each request on a new connection, while 0, 16, 64 or
+  128 slow connections from one address hold the server (a third stalled in their
+  headers, a third dripping a body, a third silent): the table's p95 and how many
+  of its requests failed;
 - **flat out**, no slow client: 8 tables playing as fast as the server answers, the
   requests served per second (what more threads cost or give);
 - **behind nginx / Caddy** (deploy/, as `make test-deploy` runs them): the table's
