@@ -4,7 +4,7 @@ Caddy with its Caddyfile (plain HTTP: a certificate from the internet cannot be 
 here). Each file is used as shipped, but for the addresses, ports and certificate
 paths a test machine must change; a change of shape in a file fails the test.
 
-Every test here is marked `deploy` (`make test-deploy`, not `make test`).
+Every test module here is marked `deploy` (`make test-deploy`, not `make test`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,6 @@ from tests.web.conftest import database  # noqa: F401  (the same databases as th
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 #: A proxy in front serves HTTPS and is the one hop the app trusts.
 BEHIND_A_PROXY = {"REFEREE_BEHIND_PROXY": "1", "REFEREE_HTTPS": "1", "REFEREE_RATE_LIMITS": "0"}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/deploy/" in str(item.path):
-            item.add_marker(pytest.mark.deploy)
 
 
 def replaced(text: str, changes: list[tuple[str, str]]) -> str:

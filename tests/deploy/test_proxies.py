@@ -18,6 +18,8 @@ from tests.deploy.conftest import HOST, Proxy, start_caddy, start_nginx
 from tests.server.conftest import Phone
 from tests.server.slow import SlowClients, Table, p95
 
+pytestmark = pytest.mark.deploy
+
 #: Slow connections from one address, and the p95 a table must keep meanwhile (s).
 SLOW, TABLE_P95 = 64, 0.200
 

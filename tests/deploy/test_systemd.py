@@ -15,8 +15,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.deploy.conftest import DEPLOY, replaced
 from tests.server.conftest import Phone, free_port
+
+pytestmark = pytest.mark.deploy
 
 UNITS = DEPLOY / "systemd"
 #: Where the kit installs the app, and where this test's environment has it.
