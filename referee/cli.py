@@ -260,10 +260,13 @@ def serve_command(
     # in a process of their own so that no request waits behind one.
     app = create_app({"PDF_IN_PROCESS": False})
     with app.app_context():
+        database = db.engine.url.render_as_string(hide_password=True)
         db.engine.dispose()  # no connection may cross a fork
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/"
-    print(f"Referee: {url}", file=stdout)
+    print(f"Referee {__version__}: {url}", file=stdout)
+    # Where the games are kept (the password of a database URL hidden).
+    print(f"Data: {app.instance_path} · database: {database}", file=stdout)
     if shown != host:
         print("Open this address on the phones at the table:", file=stdout)
         segno.make(url).terminal(out=stdout, compact=True)

@@ -74,7 +74,7 @@ def test_data_option_moves_the_database_and_the_key(
     """`referee backup --data DIR` (and serve, restore) keep everything in DIR."""
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("REFEREE_SECRET_KEY", raising=False)
-    monkeypatch.delenv("REFEREE_DATA", raising=False)
+    monkeypatch.setenv("REFEREE_DATA", "")  # recorded: main()'s value is undone after
     data = tmp_path / "data"
     assert cli.main(["restore", "--data", str(data), str(tmp_path / "nothing")]) == 2
     assert os.environ["REFEREE_DATA"] == str(data)
@@ -115,6 +115,27 @@ def test_a_port_that_is_not_one_falls_back(monkeypatch: pytest.MonkeyPatch, port
     monkeypatch.setenv("PORT", port)
     monkeypatch.delenv("HOST", raising=False)
     assert _served(monkeypatch, [])["bind"] == ["127.0.0.1:5000"]
+
+
+def test_serve_says_where_the_games_are_kept(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://referee:s3cret@db.example:5432/referee")
+    monkeypatch.setenv("REFEREE_DATA", "")  # recorded: main()'s value is undone after
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("gunicorn.app.base.BaseApplication.run", lambda self: seen.update(ok=1))
+    monkeypatch.setattr(
+        "referee.app.create_app",
+        lambda config=None: create_app(
+            {"AUTO_UPGRADE": False, "SECRET_KEY": "t", **(config or {})}
+        ),
+    )
+    assert cli.main(["serve", "--data", str(tmp_path), "--port", "5001"]) == 0
+    out = capsys.readouterr().out
+    assert f"Referee {__version__}: http://127.0.0.1:5001/" in out
+    assert f"Data: {tmp_path}" in out
+    assert "referee:***@db.example:5432/referee" in out
+    assert "s3cret" not in out
 
 
 def test_access_log_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
