@@ -290,6 +290,10 @@ def serve_command(
                 "graceful_timeout": 10,
             }.items():
                 self.cfg.set(key, value)
+            # gunicorn 25.1+ opens a control socket in $HOME/.gunicorn by default: not
+            # used here, and a home may be read-only (a container, a systemd unit).
+            if "control_socket_disable" in self.cfg.settings:
+                self.cfg.set("control_socket_disable", True)
 
         def load(self) -> object:
             return app

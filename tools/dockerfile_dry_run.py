@@ -78,8 +78,10 @@ class Stage:
         # The machine's name servers and certificate authorities: the network of the
         # machine running this, as a container would have it from its host.
         shutil.copy("/etc/resolv.conf", self.root / "etc" / "resolv.conf")
+        local_cas = self.root / "usr/local/share/ca-certificates"
         for cert in Path("/usr/local/share/ca-certificates").glob("*.crt"):
-            shutil.copy(cert, self.root / "usr/local/share/ca-certificates" / cert.name)
+            local_cas.mkdir(parents=True, exist_ok=True)
+            shutil.copy(cert, local_cas / cert.name)
         self.env: dict[str, str] = {
             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
             "HOME": "/root",

@@ -91,6 +91,7 @@ def _served(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> dict[str, Any]:
     def fake_run(self: Any) -> None:
         self.load_config()
         seen.update(bind=self.cfg.bind, accesslog=self.cfg.accesslog)
+        seen.update(control=self.cfg.settings.get("control_socket_disable"))
 
     monkeypatch.setattr("gunicorn.app.base.BaseApplication.run", fake_run)
     monkeypatch.setattr(
@@ -136,6 +137,11 @@ def test_serve_says_where_the_games_are_kept(
     assert f"Data: {tmp_path}" in out
     assert "referee:***@db.example:5432/referee" in out
     assert "s3cret" not in out
+
+
+def test_no_control_socket_in_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    control = _served(monkeypatch, [])["control"]
+    assert control is None or control.value is True
 
 
 def test_access_log_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
