@@ -11,13 +11,20 @@ calling process.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
 import threading
 import time
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, Final
 
 from referee.paths import STATIC
@@ -43,6 +50,13 @@ class RenderTimeout(Exception):
     """A sheet took longer than `TIMEOUT`: its render was stopped."""
 
 
+#: WeasyPrint copies each @font-face font (the sheets' own, 1.8 MB) into a temporary
+#: folder, removed only when its font configuration is collected, which never happens
+#: at interpreter exit or to a killed process. The copies go into a folder of ours,
+#: named by the process, removed at exit, or by the parent of a killed renderer.
+FONTS_FOLDER: Final = "referee-fonts-{pid}-"
+
+
 @functools.cache
 def _style() -> tuple[Any, Any]:
     """print.css, parsed, and the font configuration it was parsed with."""
@@ -53,7 +67,20 @@ def _style() -> tuple[Any, Any]:
 
     fonts = FontConfiguration()
     text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
-    return CSS(string=text, base_url=str(STATIC) + "/", font_config=fonts), fonts
+    folder = tempfile.mkdtemp(prefix=FONTS_FOLDER.format(pid=os.getpid()))
+    atexit.register(shutil.rmtree, folder, True)
+    saved, tempfile.tempdir = tempfile.tempdir, folder  # where WeasyPrint's mkdtemp goes
+    try:
+        sheet = CSS(string=text, base_url=str(STATIC) + "/", font_config=fonts)
+    finally:
+        tempfile.tempdir = saved
+    return sheet, fonts
+
+
+def _forget_fonts_of(pid: int) -> None:
+    """Remove the font copies of a renderer process that could not remove them."""
+    for folder in Path(tempfile.gettempdir()).glob(FONTS_FOLDER.format(pid=pid) + "*"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def html_to_pdf(html: str) -> bytes:
@@ -67,6 +94,9 @@ def html_to_pdf(html: str) -> bytes:
 
 def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child process
     """The renderer process: warm up, then draw each page sent until the pipe closes."""
+    # Stopped (multiprocessing ends its daemons with SIGTERM): exit through atexit,
+    # which removes the font copies.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with contextlib.suppress(Exception):
         html_to_pdf(warm_up)
     while True:
@@ -138,6 +168,8 @@ class Renderer:
             if self._process.is_alive():
                 self._process.kill()
             self._process.join(5)
+            if self._process.pid is not None:
+                _forget_fonts_of(self._process.pid)
         self._process = self._conn = None
 
     def render(self, html: str) -> bytes:

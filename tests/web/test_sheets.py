@@ -374,13 +374,44 @@ def test_renderer_in_its_own_process() -> None:
         process = renderer._process
         assert process is not None
         assert process.pid is not None
-        os.kill(process.pid, signal.SIGKILL)
+        killed = process.pid
+        assert fonts_of(killed)  # the sheets' fonts, copied by WeasyPrint
+        os.kill(killed, signal.SIGKILL)
         process.join(5)
         assert renderer.render(WARM_UP).startswith(b"%PDF")
         assert renderer.restarts == 1
         assert renderer._process is not process
+        assert not fonts_of(killed)  # removed for the process that could not
+        second = renderer._process.pid
     finally:
         renderer.stop()
+    assert second is not None
+    assert not fonts_of(second)
+
+
+def fonts_of(pid: int | None) -> list[Path]:
+    """The folders of font copies a process has in the temporary folder."""
+    import tempfile
+
+    return list(Path(tempfile.gettempdir()).glob(f"referee-fonts-{pid}-*"))
+
+
+def test_a_sheet_leaves_no_font_copies_behind(tmp_path: Path, examples_dir: Path) -> None:
+    """WeasyPrint copies @font-face fonts into a temporary folder it never removes at
+    exit: `referee pdf` leaves its temporary folder as it found it."""
+    import subprocess
+    import sys
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    example = str(examples_dir / "pitch-moon.json")
+    subprocess.run(
+        [sys.executable, "-m", "referee", "pdf", example, "-o", str(tmp_path / "s.pdf")],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        check=True,
+    )
+    assert (tmp_path / "s.pdf").stat().st_size > 0
+    assert list(scratch.iterdir()) == []
 
 
 def test_a_render_that_times_out_is_stopped() -> None:
