@@ -30,7 +30,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "deploy" / "Dockerfile"
@@ -53,7 +55,7 @@ def instructions(text: str) -> list[tuple[str, str]]:
     return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
 
 
-def context_ignored() -> object:
+def context_ignored() -> Callable[[Any, list[str]], set[str]]:
     """What .dockerignore leaves out of the build context (its names and globs)."""
     patterns = [
         line.strip().removeprefix("**/")

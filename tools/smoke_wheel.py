@@ -95,27 +95,19 @@ def serve_and_play(bin_dir: Path, env: dict[str, str], cwd: Path) -> None:
     from tests.server.conftest import Phone, free_port
 
     port = free_port()
-    log = (cwd / "serve.log").open("wb")
-    server = subprocess.Popen(
-        [str(bin_dir / "referee"), "serve", "--workers", "1", "--threads", "2"],
-        env={**env, "PORT": str(port), "HOST": "127.0.0.1"},
-        cwd=cwd,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    log = cwd / "serve.log"
+    with log.open("wb") as out:  # the server keeps its copy
+        server = subprocess.Popen(
+            [str(bin_dir / "referee"), "serve", "--workers", "1", "--threads", "2"],
+            env={**env, "PORT": str(port), "HOST": "127.0.0.1"},
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         phone = Phone(port)
-        deadline = time.monotonic() + BOOT
-        while True:
-            try:
-                if phone.request("GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                phone.conn = None
-            check(server.poll() is None, "referee serve stopped: see serve.log")
-            check(time.monotonic() < deadline, f"no /health within {BOOT:.0f} s")
-            time.sleep(0.3)
+        check(phone.healthy(server, BOOT), f"no /health within {BOOT:.0f} s")
         status, home = fetch(port, "/", "fr")
         check(status == 200 and "Nouvelle partie" in home.decode(), f"home page: {status}")
         status, css, _ = phone.request("GET", "/static/app.css")
@@ -130,10 +122,12 @@ def serve_and_play(bin_dir: Path, env: dict[str, str], cwd: Path) -> None:
         check(status == 200 and "Ana" in page and "+4" in page, "the scoreboard lacks the deal")
         status, sheet = fetch(port, f"/g/{token}/sheet.pdf")
         check(status == 200 and sheet.startswith(b"%PDF"), f"sheet.pdf: {status}")
+    except Failed as failure:
+        said = log.read_text(errors="replace")[-3000:]
+        raise Failed(f"{failure}\n--- what referee serve said ---\n{said}") from None
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
-        log.close()
 
 
 def fetch(port: int, path: str, lang: str = "en") -> tuple[int, bytes]:

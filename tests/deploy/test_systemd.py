@@ -82,15 +82,7 @@ def test_the_service_command_line_serves(database: str, tmp_path: Path) -> None:
         )
     try:
         phone = Phone(port)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if phone.request("GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                phone.conn = None
-            assert time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
-            time.sleep(0.2)
+        assert phone.healthy(process, 30), (tmp_path / "serve.log").read_text()
         token = phone.new_game(["Ana", "Bruno", "Chloé", "Driss"])
         status, page, _ = phone.request("GET", f"/g/{token}")
         assert status == 200

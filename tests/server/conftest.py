@@ -171,6 +171,19 @@ class Phone:
             self.cookie = cookie.split(";", 1)[0]
         return response.status, data, response.getheader("Location") or ""
 
+    def healthy(self, process: subprocess.Popen[bytes], seconds: float) -> bool:
+        """Poll /health until it answers 200 (True), or the server stops or `seconds`
+        pass (False)."""
+        deadline = time.monotonic() + seconds
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return True
+            except OSError:
+                self.conn = None
+            time.sleep(0.2)
+        return False
+
     def form(self, path: str) -> dict[str, str]:
         """The hidden fields of a form page (CSRF token, one-time key)."""
         status, page, _ = self.request("GET", path)
