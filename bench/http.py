@@ -389,6 +389,11 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     # /ping, not /health: since /health asks the database it is no longer trivial.
     trivial = await only(port, "/ping", seconds, 32)
     print(line("/ping alone", trivial, seconds))
+    print(
+        line(
+            "/health alone (one database query)", await only(port, "/health", seconds, 32), seconds
+        )
+    )
     ratio = len(board.latencies) / max(1, len(trivial.latencies))
     print(f"  scoreboard / trivial endpoint: {ratio:.0%} (target >= 40%)")
     if args.flat_only:

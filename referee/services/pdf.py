@@ -68,13 +68,20 @@ def _style() -> tuple[Any, Any]:
     fonts = FontConfiguration()
     text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
     folder = tempfile.mkdtemp(prefix=FONTS_FOLDER.format(pid=os.getpid()))
-    atexit.register(shutil.rmtree, folder, True)
+    atexit.register(_release, folder)
     saved, tempfile.tempdir = tempfile.tempdir, folder  # where WeasyPrint's mkdtemp goes
     try:
         sheet = CSS(string=text, base_url=str(STATIC) + "/", font_config=fonts)
     finally:
         tempfile.tempdir = saved
     return sheet, fonts
+
+
+def _release(folder: str) -> None:
+    """At exit: let the font configuration go while the interpreter still works (its
+    own clean-up fails during the interpreter's teardown), then remove the copies."""
+    _style.cache_clear()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _forget_fonts_of(pid: int) -> None:
