@@ -69,7 +69,9 @@ def _style() -> tuple[Any, Any]:
     text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
     folder = tempfile.mkdtemp(prefix=FONTS_FOLDER.format(pid=os.getpid()))
     atexit.register(_release, folder)
-    saved, tempfile.tempdir = tempfile.tempdir, folder  # where WeasyPrint's mkdtemp goes
+    # Where WeasyPrint's mkdtemp goes, for this first call only: it runs in a renderer
+    # process or a command, where no other thread makes temporary files meanwhile.
+    saved, tempfile.tempdir = tempfile.tempdir, folder
     try:
         sheet = CSS(string=text, base_url=str(STATIC) + "/", font_config=fonts)
     finally:
