@@ -27,7 +27,7 @@ from referee.engine.game import (
     dealer_problems,
     dump_flags,
 )
-from referee.engine.settlement import settle, winners_collect
+from referee.engine.settlement import money_of, winners_collect
 
 PLAYERS: Final = 4
 TRICKS: Final = 8  # "Il y a 8 plis"
@@ -279,10 +279,15 @@ class Bombu:
             scores=tuple(scores),
             deals=tuple(results),
             next_dealer=None if finished else manche_dealer(record.first_dealer, manche),
-            # Referee's ruling: each player who did not win pays each winner one stake.
-            money=None
-            if record.stake is None
-            else settle(PLAYERS, winners_collect(PLAYERS, winners), record.stake),
+            # Referee's ruling: each player who did not win pays each winner one stake
+            # (or, by the point, each pair settles its difference; lowest wins).
+            money=money_of(
+                record.stake,
+                record.stake_per,
+                scores,
+                winners_collect(PLAYERS, winners),
+                self.lowest_wins,
+            ),
             manche=None if finished else manche + 1,
             contracts_left=() if finished else left,
         )

@@ -34,7 +34,7 @@ from referee.engine.game import (
     dump_flags,
     to_the_left,
 )
-from referee.engine.settlement import Payment, settle
+from referee.engine.settlement import Payment, money_of
 
 PLAYERS: Final = 4
 TRICKS: Final = 6  # "jusqu'à ce que les 6 levées soient jouées"
@@ -315,7 +315,7 @@ class Boulmous:
             deals=tuple(results),
             next_dealer=next_dealer,
             boites=tuple(boites),
-            money=None if record.stake is None else settle(PLAYERS, payments, record.stake),
+            money=money_of(record.stake, record.stake_per, scores, payments, self.lowest_wins),
         )
 
 

@@ -16,7 +16,7 @@ from typing import Generic, Protocol, TypeVar
 
 from referee.engine.errors import Problem, problem
 from referee.engine.flags import Flag
-from referee.engine.settlement import Money
+from referee.engine.settlement import Money, StakePer
 
 R = TypeVar("R")
 D = TypeVar("D")
@@ -37,6 +37,8 @@ class Record(Generic[R, D]):
     currency: str | None = None
     place: str | None = None
     date: datetime.date | None = None
+    #: What the stake is paid for: by each game's rulings, or by the point.
+    stake_per: StakePer = StakePer.GAME
 
 
 class MarkKind(StrEnum):

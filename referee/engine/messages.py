@@ -48,7 +48,7 @@ MESSAGES: Final[dict[str, str]] = {
         'the stake {value} is not an amount like "0.50" (digits, a point, two decimals at most)'
     ),
     "stake_too_high": N_("the stake {value} is more than {high}"),
-    "stake_per_unknown": N_('stakes {value} are not supported here; "game" is'),
+    "stake_per_unknown": N_('stakes are paid per "game" or per "point", not {value}'),
     "currency_malformed": N_('the currency {value} is not a three-letter code like "EUR"'),
     "place_malformed": N_("the place must be written as text, not {value}"),
     "place_long": N_("the place is longer than {high} characters"),

@@ -44,7 +44,7 @@ from referee.engine.game import (
     to_the_left,
     with_flags,
 )
-from referee.engine.settlement import settle, winners_collect
+from referee.engine.settlement import money_of, winners_collect
 
 MIN_BID: Final = 4  # "L'enchère minimale est de quatre."
 MOON_WORD: Final = "moon"
@@ -377,10 +377,15 @@ class Pitch:
             next_dealer=None
             if finished
             else self.dealer_of(record.first_dealer, len(results) + 1, count),
-            # Referee's ruling: each player who did not win pays each winner one stake.
-            money=None
-            if record.stake is None
-            else settle(count, winners_collect(count, winners), record.stake),
+            # Referee's ruling: each player who did not win pays each winner one stake
+            # (or, by the point, each pair of players settles its difference).
+            money=money_of(
+                record.stake,
+                record.stake_per,
+                scores,
+                winners_collect(count, winners),
+                self.lowest_wins,
+            ),
         )
 
 

@@ -18,6 +18,7 @@ from referee.engine import GAMES
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_object, read_seat, text_problem
 from referee.engine.game import Record, Standings
+from referee.engine.settlement import StakePer
 
 FORMAT: Final = "referee-game/1"
 MAX_NAME: Final = 40
@@ -157,8 +158,7 @@ def parse_record(data: object) -> AnyRecord:
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
     rules = _parse_rules(game, obj.get("rules", {}), problems)
     stake = _parse_stake(obj["stake"], problems) if "stake" in obj else None
-    if "stake_per" in obj and obj["stake_per"] != "game":
-        problems.append(problem("stake_per_unknown", "stake_per", value=obj["stake_per"]))
+    stake_per = _parse_stake_per(obj, problems)
     currency = _parse_pattern(obj, "currency", _CURRENCY, problems)
     place = _parse_place(obj, problems)
     date = _parse_date(obj, problems)
@@ -176,6 +176,7 @@ def parse_record(data: object) -> AnyRecord:
         currency=currency,
         place=place,
         date=date,
+        stake_per=stake_per,
     )
 
 
@@ -231,6 +232,15 @@ def _rule_problem(p: Problem, labels: Mapping[str, str]) -> Problem:
     if p.code == "unknown_field":
         return Problem("rule_unknown", f"rules.{p.field}", None, p.params)
     return p.under("rules")
+
+
+def _parse_stake_per(obj: Mapping[str, object], problems: list[Problem]) -> StakePer:
+    """`stake_per`: "game" (the default) or "point"."""
+    raw = obj.get("stake_per", StakePer.GAME.value)
+    if isinstance(raw, str) and raw in {per.value for per in StakePer}:
+        return StakePer(raw)
+    problems.append(problem("stake_per_unknown", "stake_per", value=raw))
+    return StakePer.GAME
 
 
 def _parse_stake(raw: object, problems: list[Problem]) -> Decimal | None:
@@ -331,6 +341,8 @@ def dump_record(record: AnyRecord) -> dict[str, object]:
     }
     if record.stake is not None:
         out["stake"] = str(record.stake)
+    if record.stake_per is not StakePer.GAME:
+        out["stake_per"] = record.stake_per.value
     if record.currency is not None:
         out["currency"] = record.currency
     if record.place is not None:

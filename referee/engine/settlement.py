@@ -10,6 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
+
+
+class StakePer(StrEnum):
+    """What a stake is paid for (the record's `stake_per`)."""
+
+    #: The stakes of each game's rulings: the winner collects, Boulmous' boîtes…
+    GAME = "game"
+    #: Every pair of players settles the difference of their scores times the stake.
+    POINT = "point"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,40 @@ def winners_collect(players: int, winners: Iterable[int]) -> list[Payment]:
         for seat in range(players)
         if seat not in won
     ]
+
+
+def by_points(scores: Sequence[int], lowest_wins: bool) -> list[Payment]:
+    """Stakes by the point (RECORD-FORMAT.md, `stake_per: "point"`): every pair of
+    players settles the difference of their scores, the one behind paying the one
+    ahead; where the lowest total wins (Bombu) the sign turns. A seat's net is then
+    the stake times the sum of its differences with every other seat: zero-sum, and
+    exact, since whole points are counted before the stake multiplies them. Team
+    mates have the same score and settle nothing between them."""
+    sign = -1 if lowest_wins else 1
+    payments = []
+    for a in range(len(scores)):
+        for b in range(a + 1, len(scores)):
+            ahead = sign * (scores[a] - scores[b])
+            if ahead > 0:
+                payments.append(Payment(b, a, ahead))
+            elif ahead < 0:
+                payments.append(Payment(a, b, -ahead))
+    return payments
+
+
+def money_of(
+    stake: Decimal | None,
+    per: StakePer,
+    scores: Sequence[int],
+    by_game: Iterable[Payment],
+    lowest_wins: bool,
+) -> Money | None:
+    """The money of a game: none without a stake; else its payments by the game's
+    rulings (`by_game`) or by the point, as the record says."""
+    if stake is None:
+        return None
+    payments = by_points(scores, lowest_wins) if per is StakePer.POINT else by_game
+    return settle(len(scores), payments, stake)
 
 
 def settle(players: int, payments: Iterable[Payment], stake: Decimal) -> Money:

@@ -68,6 +68,8 @@ class Settings:
     stake: str | None
     currency: str = "EUR"
     place: str | None = None
+    #: "game" (the default) or "point": what the stake is paid for.
+    stake_per: str = "game"
 
 
 def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -82,6 +84,8 @@ def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str
     }
     if game.stake is not None:
         record["stake"] = game.stake
+    if game.stake_per != "game":
+        record["stake_per"] = game.stake_per
     return record
 
 
@@ -105,6 +109,7 @@ def game_from_record(record: Record[Any, Any], **fields: Any) -> Game:
         first_dealer=record.first_dealer,
         rules=dumped["rules"],
         stake=dumped.get("stake"),
+        stake_per=record.stake_per.value,
         **fields,
     )
     deals = cast(list[dict[str, Any]], dumped["deals"])
@@ -246,6 +251,8 @@ def create(settings: Settings) -> Game:
     }
     if settings.stake:
         record["stake"] = settings.stake
+    if settings.stake_per != "game":
+        record["stake_per"] = settings.stake_per
     parsed = parse_record(record)  # raises RulesError
     game = game_from_record(parsed, currency=settings.currency, place=settings.place or None)
     db.session.add(game)
@@ -461,6 +468,7 @@ def again(game: Game) -> Game:
             stake=game.stake,
             currency=game.currency,
             place=game.place,
+            stake_per=game.stake_per,
         )
     )
 

@@ -15,6 +15,7 @@ from wtforms.validators import AnyOf, Length, Optional, Regexp
 
 from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
+from referee.engine.settlement import StakePer
 from referee.web.catalog import CURRENCIES
 from referee.web.homes import home_of
 
@@ -31,6 +32,10 @@ def whole(text: str | None) -> int | None:
     if text is None or not WHOLE.fullmatch(text.strip()):
         return None
     return int(text.strip())
+
+
+#: The record's `stake_per` values, as the form offers them.
+STAKES_PER = tuple(per.value for per in StakePer)
 
 
 def stake_of(text: str | None) -> str | None:
@@ -55,6 +60,17 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         validators=[Optional(), Regexp(f"^[0-{MAX_PLAYERS - 1}]$", message=_l("Choose a seat."))],
     )
     stake = StringField(validators=[Optional(), Length(max=12)])
+    #: What the stake is paid for (the record's `stake_per`).
+    stake_per = StringField(
+        default="game",
+        validators=[
+            Optional(),
+            AnyOf(
+                STAKES_PER,
+                message=_l("Choose whether the stake is paid by the game or by the point."),
+            ),
+        ],
+    )
     currency = StringField(default="EUR", validators=[AnyOf(CURRENCIES)])
     place = StringField(validators=[Optional(), Length(max=80)])
 

@@ -80,6 +80,7 @@ def new() -> Page:
                 stake=stake_of(form.stake.data),
                 currency=form.currency.data,
                 place=(form.place.data or "").strip() or None,
+                stake_per=form.stake_per.data or "game",
             )
             try:
                 game = service.create(settings)

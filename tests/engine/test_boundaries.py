@@ -181,7 +181,10 @@ def test_currency_place_and_date_survive_a_round_trip() -> None:
         ({"place": "x" * 81}, "place_long"),
         ({"place": ["Aix"]}, "place_malformed"),
         ({"place": "Aix\nMarseille"}, "text_unusable"),
-        ({"stake_per": "point"}, "stake_per_unknown"),
+        ({"stake_per": "points"}, "stake_per_unknown"),
+        ({"stake_per": "POINT"}, "stake_per_unknown"),
+        ({"stake_per": 1}, "stake_per_unknown"),
+        ({"stake_per": None}, "stake_per_unknown"),
     ],
 )
 def test_record_details_refused(fields: dict[str, Any], code: str) -> None:

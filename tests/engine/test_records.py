@@ -176,3 +176,34 @@ def test_standings_json_leaves_out_what_a_game_does_not_have() -> None:
     out = standings_json(bare)
     assert "boites" not in out
     assert "money" not in out
+
+
+# --- Stakes by the point ----------------------------------------------------------------
+
+
+def test_stakes_by_the_point_in_a_record() -> None:
+    """`stake_per: "point"` is read, scored by the point as the game stands, written
+    back, and the standings' money says so; "game" stays the default, not written."""
+    from tests.engine.helpers import bombu_record
+
+    record = boulmous_record([played(1, 4, [1, 4, 1, 0])], stake="0.10", stake_per="point")
+    parsed = load_record(json.dumps(record).encode())
+    assert parsed.stake_per.value == "point"
+    standings = score_record(parsed)
+    # Scores 1, 4, 1, 0: Bruno's differences are 3 + 3 + 4 = 10 points, 1.00;
+    # Ana's −3 + 0 + 1 = −2, −0.20; Driss's −1 − 4 − 1 = −6, −0.60.
+    assert not standings.finished
+    assert standings.scores == (1, 4, 1, 0)
+    money = standings_json(standings)["money"]
+    assert money["net"] == ["-0.20", "1.00", "-0.20", "-0.60"]
+    assert dump_record(parsed)["stake_per"] == "point"
+    plain = load_record(json.dumps(boulmous_record([], stake="0.10")).encode())
+    assert "stake_per" not in dump_record(plain)
+    # Bombu: the lowest total wins, so the one with more points pays.
+    deal = {"contract": "no-tricks", "tricks": [2, 3, 1, 2]}
+    bombu = score_record(
+        load_record(json.dumps(bombu_record([deal], stake="1", stake_per="point")).encode())
+    )
+    assert bombu.money is not None
+    assert bombu.scores == (20, 30, 10, 20)
+    assert [str(n) for n in bombu.money.net] == ["0", "-40", "40", "0"]

@@ -102,3 +102,57 @@ def test_property_nets_sum_to_zero_and_transfers_settle(
 def test_property_fewest_is_optimal(head: list[int]) -> None:
     net = [D(a) for a in head] + [D(-sum(head))]
     assert len(fewest_transfers(net)) == _brute_force_count(net)
+
+
+# --- Stakes by the point (RECORD-FORMAT.md, `stake_per: "point"`) -----------------------
+
+from referee.engine.settlement import StakePer, by_points, money_of  # noqa: E402
+
+STAKES = st.decimals(min_value=D("0.01"), max_value=D("10000"), places=2)
+SCORES = st.lists(st.integers(min_value=-2000, max_value=2000), min_size=3, max_size=5)
+
+
+@given(SCORES, STAKES, st.booleans())
+def test_by_the_point_is_exact_zero_sum_and_the_formula(
+    scores: list[int], stake: Decimal, lowest_wins: bool
+) -> None:
+    """A seat's net is the stake times the sum of its differences with each other seat
+    (the sign turned where the lowest total wins); the nets sum to zero exactly and
+    the transfers settle them."""
+    money = money_of(stake, StakePer.POINT, scores, [], lowest_wins)
+    assert money is not None
+    n, total, sign = len(scores), sum(scores), -1 if lowest_wins else 1
+    assert money.net == tuple(stake * sign * (n * s - total) for s in scores)
+    assert sum(money.net, D(0)) == 0
+    assert all(amount == amount.quantize(D("0.01")) for amount in money.net)  # cents, exact
+    assert _apply(list(money.net), money.transfers) == [D(0)] * n
+    assert len(money.transfers) <= n - 1
+
+
+def test_by_the_point_by_hand() -> None:
+    # Boulmous at 21: Ana 21, Bruno 15, Chloé 9, Driss -3; 0.10 a point.
+    # Ana: (6 + 12 + 24) × 0.10 = 4.20; Bruno: (−6 + 6 + 18) = 1.80;
+    # Chloé: (−12 − 6 + 12) = −0.60; Driss: (−24 − 18 − 12) = −5.40.
+    money = money_of(D("0.10"), StakePer.POINT, [21, 15, 9, -3], [], lowest_wins=False)
+    assert money is not None
+    assert money.net == (D("4.20"), D("1.80"), D("-0.60"), D("-5.40"))
+    # Bombu, lowest wins: the same scores turn round.
+    bombu = money_of(D("0.10"), StakePer.POINT, [21, 15, 9, -3], [], lowest_wins=True)
+    assert bombu is not None
+    assert bombu.net == (D("-4.20"), D("-1.80"), D("0.60"), D("5.40"))
+
+
+def test_team_mates_settle_nothing_between_them() -> None:
+    # Pitch four-handed: seats 0 and 2 against 1 and 3, each seat showing its team's score.
+    payments = by_points([40, 25, 40, 25], lowest_wins=False)
+    assert all({p.payer, p.payee} not in ({0, 2}, {1, 3}) for p in payments)
+    money = settle(4, payments, D("1"))
+    assert money.net == (D(30), D(-30), D(30), D(-30))
+
+
+def test_per_game_stakes_stay_the_default() -> None:
+    by_game = [Payment(1, 0, 2)]
+    money = money_of(D("0.50"), StakePer.GAME, [21, 3, 2, 1], by_game, lowest_wins=False)
+    assert money is not None
+    assert money.net == (D("1.00"), D("-1.00"), D(0), D(0))
+    assert money_of(None, StakePer.POINT, [1, 2, 3], [], lowest_wins=False) is None
