@@ -109,6 +109,11 @@ def settle(players: int, payments: Iterable[Payment], stake: Decimal) -> Money:
     return Money(stake, net, fewest_transfers(net))
 
 
+#: Up to this many non-zero balances the transfers found are the fewest (an exact
+#: search over subsets, 4,096 of them at most).
+EXACT_UP_TO = 12
+
+
 def fewest_transfers(net: Sequence[Decimal]) -> tuple[Transfer, ...]:
     """Return a shortest list of transfers that brings every balance to zero.
 
@@ -120,7 +125,9 @@ def fewest_transfers(net: Sequence[Decimal]) -> tuple[Transfer, ...]:
     if sum(net, Decimal(0)) != 0:
         raise ValueError(f"balances do not sum to zero: {list(net)}")
     seats = [i for i, amount in enumerate(net) if amount != 0]
-    groups = _zero_sum_groups(seats, net)
+    # The exact search costs 2**n; past EXACT_UP_TO balances (an evening of many
+    # tables, never one game) everyone settles as one group: n - 1 transfers.
+    groups = _zero_sum_groups(seats, net) if len(seats) <= EXACT_UP_TO else [seats]
     transfers: list[Transfer] = []
     for group in groups:
         transfers.extend(_settle_group(group, net))
