@@ -401,3 +401,29 @@ def test_rename_same_table_history_share_and_a_replaced_link(
     assert record["rules"]["target"] == 5
     assert record["first_dealer"] == 1
     assert record["deals"] == []
+
+
+def test_stakes_by_the_point_on_a_phone(table: tuple[Page, Watch, str, dict[str, str]]) -> None:
+    """Chosen with one tap on the new-game form (accessible, big targets), the
+    balance shows on the scoreboard as the scores stand (issue 17, item 3)."""
+    page, watch, base, words = table
+    page.goto(base + "/new?game=boulmous")
+    for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
+        page.fill(f"#player{seat}", name)
+    page.fill("#stake", "0,10")
+    page.locator("label[for=stake_per_point]").click()
+    expect(page.locator("#stake_per_point")).to_be_checked()
+    check(page, watch)
+    page.get_by_role("button", name=words["start"]).click()
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=take_1_4]").click()
+    page.locator("label[for=contract_spades]").click()
+    for seat, count in enumerate([1, 4, 1]):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    page.get_by_role("button", name=words["record"]).click()
+    money = page.locator("section.money")
+    per_point = {"fr": "0,10\u00a0€ par point", "en": "€0.10 per point"}[words["lang"]]
+    expect(money).to_contain_text(per_point)
+    expect(money.locator(".transfers li").first).to_contain_text("Driss")
+    check(page, watch)
+    shot(page, f"stakes-by-the-point-{words['lang']}")
