@@ -51,7 +51,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     stake: Mapped[str | None] = mapped_column(String(20), nullable=True)
-    #: What the stake is paid for: "game" (each game's rulings) or "point".
+    #: What the stake is paid for: "game" (each game's rulings) or "point" (the
+    #: engine's `StakePer` values, as the record writes them).
     stake_per: Mapped[str] = mapped_column(String(8), default="game", server_default="game")
     currency: Mapped[str] = mapped_column(String(3), default="EUR")
     place: Mapped[str | None] = mapped_column(String(80), nullable=True)

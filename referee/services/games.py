@@ -22,6 +22,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from referee.engine import GAMES
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
+from referee.engine.settlement import StakePer
 from referee.extensions import db
 from referee.lru import LRU
 from referee.models import Change, Deal, Game, Submission, new_token, utcnow
@@ -68,8 +69,8 @@ class Settings:
     stake: str | None
     currency: str = "EUR"
     place: str | None = None
-    #: "game" (the default) or "point": what the stake is paid for.
-    stake_per: str = "game"
+    #: What the stake is paid for (the engine's `StakePer`): by the game, or by the point.
+    stake_per: str = StakePer.GAME
 
 
 def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -84,7 +85,7 @@ def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str
     }
     if game.stake is not None:
         record["stake"] = game.stake
-    if game.stake_per != "game":
+    if game.stake_per != StakePer.GAME:
         record["stake_per"] = game.stake_per
     return record
 
@@ -251,7 +252,7 @@ def create(settings: Settings) -> Game:
     }
     if settings.stake:
         record["stake"] = settings.stake
-    if settings.stake_per != "game":
+    if settings.stake_per != StakePer.GAME:
         record["stake_per"] = settings.stake_per
     parsed = parse_record(record)  # raises RulesError
     game = game_from_record(parsed, currency=settings.currency, place=settings.place or None)

@@ -13,6 +13,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _pl
 
 from referee.engine import GAMES
+from referee.engine.settlement import StakePer
 from referee.web.homes import HOMES, Home, home_of, summary
 
 
@@ -108,4 +109,6 @@ TEMPLATE_GLOBALS: dict[str, Any] = {
     "POINT_CARDS": POINT_CARDS,
     "POINT_CARDS_SHORT": POINT_CARDS_SHORT,
     "MARKS": MARKS,
+    # What a stake is paid for, as the engine names it ("game", "point").
+    "StakePer": StakePer,
 }

@@ -26,6 +26,7 @@ from flask_babel import gettext as _
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
+from referee.engine.settlement import StakePer
 from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
@@ -80,7 +81,7 @@ def new() -> Page:
                 stake=stake_of(form.stake.data),
                 currency=form.currency.data,
                 place=(form.place.data or "").strip() or None,
-                stake_per=form.stake_per.data or "game",
+                stake_per=form.stake_per.data or StakePer.GAME,
             )
             try:
                 game = service.create(settings)
