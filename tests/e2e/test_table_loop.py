@@ -91,6 +91,15 @@ def start(page: Page, base: str, words: dict[str, str], game: str, names: list[s
     page.get_by_role("button", name=words["start"]).click()
 
 
+def tap_deal(page: Page, take: str, trump: str, counts: list[int]) -> None:
+    """A Boulmous deal as a phone taps it: the taker × bid cell, the trump, each
+    player's tricks but the last (which fills itself)."""
+    page.locator(f"label[for=take_{take}]").click()
+    page.locator(f"label[for=contract_{trump}]").click()
+    for seat, count in enumerate(counts):
+        page.locator(f"label[for=tricks{seat}_{count}]").click()
+
+
 def counted(page: Page) -> tuple[int, int]:
     taps = page.evaluate("Number(sessionStorage.getItem('taps') || 0)")
     digits = page.evaluate("Number(sessionStorage.getItem('digits') || 0)")
@@ -127,10 +136,7 @@ def test_taps_per_deal_and_no_swipe(table: tuple[Page, Watch, str, dict[str, str
     start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     reset(page)
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=take_1_4]").click()
-    page.locator("label[for=contract_spades]").click()
-    for seat, count in enumerate([1, 4, 1]):
-        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    tap_deal(page, "1_4", "spades", [1, 4, 1])
     check(page, watch)
     shot(page, f"loop-boulmous-form-{words['lang']}")
     page.get_by_role("button", name=words["record"]).click()
@@ -215,10 +221,7 @@ def test_two_phones_one_deal(
     other.goto(page.url + "/deal")
     page.get_by_role("link", name=words["enter"]).click()
     for phone in (other, page):
-        phone.locator("label[for=take_1_4]").click()
-        phone.locator("label[for=contract_spades]").click()
-        for seat, count in enumerate([1, 4, 1]):
-            phone.locator(f"label[for=tricks{seat}_{count}]").click()
+        tap_deal(phone, "1_4", "spades", [1, 4, 1])
     other.get_by_role("button", name="Enregistrer la donne").click()
     expect(other.locator(".totals")).to_contain_text("Bruno")
     page.get_by_role("button", name=words["record"]).click()
@@ -241,10 +244,7 @@ def test_preview_explains_and_choices_clear(
     page, watch, base, words = table
     start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=take_0_3]").click()
-    page.locator("label[for=contract_hearts]").click()
-    for seat, count in enumerate([3, 2, 1, 1]):
-        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    tap_deal(page, "0_3", "hearts", [3, 2, 1, 1])
     # Before Record: the engine's reason beside the tricks, and the running sum.
     errors = page.locator(".pill-counts .field-errors")
     expect(errors).to_contain_text(words["tricks_7"])
@@ -269,10 +269,7 @@ def test_undo_right_after_record_then_put_back(
     page, watch, base, words = table
     start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=take_2_3]").click()
-    page.locator("label[for=contract_clubs]").click()
-    for seat, count in enumerate([1, 1, 3]):
-        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    tap_deal(page, "2_3", "clubs", [1, 1, 3])
     page.get_by_role("button", name=words["record"]).click()
     page.locator(".just").get_by_role("button", name=words["undo"]).click()
     expect(page.locator(".just")).to_contain_text(words["taken_back"])
@@ -416,10 +413,7 @@ def test_stakes_by_the_point_on_a_phone(table: tuple[Page, Watch, str, dict[str,
     check(page, watch)
     page.get_by_role("button", name=words["start"]).click()
     page.get_by_role("link", name=words["enter"]).click()
-    page.locator("label[for=take_1_4]").click()
-    page.locator("label[for=contract_spades]").click()
-    for seat, count in enumerate([1, 4, 1]):
-        page.locator(f"label[for=tricks{seat}_{count}]").click()
+    tap_deal(page, "1_4", "spades", [1, 4, 1])
     page.get_by_role("button", name=words["record"]).click()
     money = page.locator("section.money")
     per_point = {"fr": "0,10\u00a0€ par point", "en": "€0.10 per point"}[words["lang"]]
