@@ -53,7 +53,8 @@ class RenderTimeout(Exception):
 #: WeasyPrint copies each @font-face font (the sheets' own, 1.8 MB) into a temporary
 #: folder, removed only when its font configuration is collected, which never happens
 #: at interpreter exit or to a killed process. The copies go into a folder of ours,
-#: named by the process, removed at exit, or by the parent of a killed renderer.
+#: named by the process, removed at exit, by the parent of a killed renderer, or by
+#: the next process that draws sheets once its process is gone.
 FONTS_FOLDER: Final = "referee-fonts-{pid}-"
 
 
@@ -67,6 +68,7 @@ def _style() -> tuple[Any, Any]:
 
     fonts = FontConfiguration()
     text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
+    _sweep_dead()
     folder = tempfile.mkdtemp(prefix=FONTS_FOLDER.format(pid=os.getpid()))
     atexit.register(_release, folder)
     # Where WeasyPrint's mkdtemp goes, for this first call only: it runs in a renderer
@@ -84,6 +86,23 @@ def _release(folder: str) -> None:
     own clean-up fails during the interpreter's teardown), then remove the copies."""
     _style.cache_clear()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep_dead() -> None:
+    """Remove the font copies of processes that are gone (a server killed with -9
+    takes its renderer with it, and nobody is left to clean): each new renderer or
+    command sweeps them. A process still alive, or another user's, is left alone."""
+    prefix = FONTS_FOLDER.split("{", 1)[0]
+    for folder in Path(tempfile.gettempdir()).glob(prefix + "*"):
+        pid = folder.name[len(prefix) :].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass  # alive, another user's: not ours to touch
 
 
 def _forget_fonts_of(pid: int) -> None:

@@ -396,6 +396,38 @@ def fonts_of(pid: int | None) -> list[Path]:
     return list(Path(tempfile.gettempdir()).glob(f"referee-fonts-{pid}-*"))
 
 
+def test_the_font_copies_of_dead_processes_are_swept(tmp_path: Path) -> None:
+    """A server killed with -9 leaves its renderer's copies: the next one sweeps them,
+    and leaves those of processes still alive."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from referee.services import pdf
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    dead = int(done.stdout)
+    scratch = Path(tempfile.gettempdir())
+    gone = scratch / f"referee-fonts-{dead}-test"
+    alive = scratch / f"referee-fonts-{os.getpid()}-test"
+    for folder in (gone, alive):
+        (folder / "weasyprint-x").mkdir(parents=True, exist_ok=True)
+    try:
+        pdf._sweep_dead()
+        assert not gone.exists()
+        assert alive.is_dir()
+    finally:
+        import shutil
+
+        shutil.rmtree(alive, ignore_errors=True)
+        shutil.rmtree(gone, ignore_errors=True)
+
+
 def test_a_sheet_leaves_no_font_copies_behind(tmp_path: Path, examples_dir: Path) -> None:
     """WeasyPrint copies @font-face fonts into a temporary folder it never removes at
     exit: `referee pdf` leaves its temporary folder as it found it."""
