@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import ARGS, CHROMIUM, PHONE, watched
+from tests.e2e.conftest import ARGS, CHROMIUM, PHONE, Watch, watched
 from tests.server.conftest import Server, free_port
 
 NAMES = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -50,6 +50,18 @@ def queue_ready(page: Page) -> None:
     page.wait_for_function("() => window.refereeQueue === true")
 
 
+def cut_at_deal_one(browser: Browser, base: str) -> tuple[BrowserContext, Page, Watch, str]:
+    """A phone that started a game, opened deal 1's form (its queue running), and
+    then lost the network: (its context, page, watch, the game's token)."""
+    context = browser.new_context(**PHONE)
+    page, watch = watched(context, base)
+    token = new_game(page, base)
+    page.get_by_role("link", name="Saisir la donne 1").click()
+    queue_ready(page)
+    context.set_offline(True)
+    return context, page, watch, token
+
+
 def takers(base: str, token: str) -> list[int]:
     return [d["taker"] for d in record_of(base, token)["deals"]]
 
@@ -67,12 +79,7 @@ def test_a_deal_entered_offline_is_recorded_once_when_the_network_is_back(
     browser: Browser, live_server: Server
 ) -> None:
     base = f"http://127.0.0.1:{live_server.port}"
-    context = browser.new_context(**PHONE)
-    page, watch = watched(context, base)
-    token = new_game(page, base)
-    page.get_by_role("link", name="Saisir la donne 1").click()
-    queue_ready(page)
-    context.set_offline(True)
+    context, page, watch, token = cut_at_deal_one(browser, base)
     boulmous(page, 1, 4, [1, 4, 1])
     expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
     expect(page.locator(".waiting")).to_contain_text("Donne 1")
@@ -148,12 +155,7 @@ def test_a_waiting_deal_refused_on_arrival_comes_back_as_its_form(
     browser: Browser, live_server: Server
 ) -> None:
     base = f"http://127.0.0.1:{live_server.port}"
-    mine = browser.new_context(**PHONE)
-    page, _watch = watched(mine, base)
-    token = new_game(page, base)
-    page.get_by_role("link", name="Saisir la donne 1").click()
-    queue_ready(page)
-    mine.set_offline(True)
+    mine, page, _watch, token = cut_at_deal_one(browser, base)
     boulmous(page, 1, 4, [1, 4, 1])
     expect(page.locator(".waiting li")).to_have_count(1)
     # Meanwhile another phone records deal 1.
@@ -200,14 +202,10 @@ def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
     other = browser.browser_type.launch(executable_path=CHROMIUM, args=[*ARGS, rules])
     try:
         base = "http://referee.test"
-        context = other.new_context(**PHONE)
-        page, _watch = watched(context, base)
-        token = new_game(page, base)
+        context, page, _watch, token = cut_at_deal_one(other, base)
+        # Checked offline: whether the context is secure is the origin's, not the network's.
         assert page.evaluate("window.isSecureContext") is False
         assert page.evaluate("'serviceWorker' in navigator") is False
-        page.get_by_role("link", name="Saisir la donne 1").click()
-        queue_ready(page)
-        context.set_offline(True)
         boulmous(page, 0, 3, [3, 1, 1])
         expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
         context.set_offline(False)
