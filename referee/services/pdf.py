@@ -105,12 +105,6 @@ def _sweep_dead() -> None:
             pass  # alive, another user's: not ours to touch
 
 
-def _forget_fonts_of(pid: int) -> None:
-    """Remove the font copies of a renderer process that could not remove them."""
-    for folder in Path(tempfile.gettempdir()).glob(FONTS_FOLDER.format(pid=pid) + "*"):
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def html_to_pdf(html: str) -> bytes:
     """Render one HTML page, styled by static/print.css, to PDF bytes."""
     from weasyprint import HTML
@@ -196,8 +190,7 @@ class Renderer:
             if self._process.is_alive():
                 self._process.kill()
             self._process.join(5)
-            if self._process.pid is not None:
-                _forget_fonts_of(self._process.pid)
+            _sweep_dead()  # the copies of the process just stopped among them
         self._process = self._conn = None
 
     def render(self, html: str) -> bytes:
