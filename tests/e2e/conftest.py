@@ -23,6 +23,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
+    # Shared memory in /tmp, not /dev/shm: a container's /dev/shm may be 64 MB.
+    "--disable-dev-shm-usage",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
