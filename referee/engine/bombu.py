@@ -19,13 +19,17 @@ from referee.engine.fields import read_choice, read_counts, read_object, read_se
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
+    Figure,
     Mark,
     MarkKind,
     Record,
     Standings,
+    Tally,
     alone,
     dealer_problems,
     dump_flags,
+    mark_counts,
+    seat_counts,
 )
 from referee.engine.settlement import money_of, winners_collect
 
@@ -79,6 +83,16 @@ class Contract(StrEnum):
     def allows_capot(self) -> bool:
         """Whether taking all eight tricks is a capot: "Capot (contrats 1 et 5)"."""
         return self in (Contract.NO_TRICKS, Contract.SALAD)
+
+
+#: What a table's statistics count of a player's Bombu games (`Bombu.tally`): capots,
+#: Réussite places, and each contract's average bad points per deal.
+FIGURES: Final = (
+    Figure("capots"),
+    Figure("reussite_first"),
+    Figure("reussite_second"),
+    *(Figure(f"points:{contract}", per=f"deals:{contract}") for contract in Contract),
+)
 
 
 class ContractOrder(StrEnum):
@@ -162,10 +176,30 @@ class Bombu:
     lowest_wins: bool = True  # "Le joueur qui a le moins de points gagne"
     length: int | None = DEALS
     manche: int | None = DEALS_PER_MANCHE
+    figures: tuple[Figure, ...] = FIGURES
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Everyone plays for himself."""
         return alone(players)
+
+    def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
+        """Per seat: capots, Réussite first and second places, and each contract's
+        bad points with the deals of it played (for the average)."""
+        finishes = [d.finish for d in record.deals if d.finish is not None]
+        counts: Tally = {
+            "capots": mark_counts(standings, MarkKind.CAPOT, PLAYERS),
+            "reussite_first": seat_counts([f[0] for f in finishes], PLAYERS),
+            "reussite_second": seat_counts([f[1] for f in finishes], PLAYERS),
+        }
+        for contract in Contract:
+            played = [
+                result.deltas
+                for deal, result in zip(record.deals, standings.deals, strict=True)
+                if deal.contract is contract
+            ]
+            counts[f"points:{contract}"] = tuple(sum(d[s] for d in played) for s in range(PLAYERS))
+            counts[f"deals:{contract}"] = (len(played),) * PLAYERS
+        return counts
 
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
         """One dealer per manche, passing to the right ("le donneur ... à droite")."""

@@ -25,13 +25,17 @@ from referee.engine.fields import (
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
+    Figure,
     Mark,
     MarkKind,
     Record,
     Standings,
+    Tally,
     alone,
     dealer_problems,
     dump_flags,
+    mark_counts,
+    seat_counts,
     to_the_left,
 )
 from referee.engine.settlement import Payment, money_of
@@ -44,6 +48,10 @@ BOULMOUS_WORD: Final = "boulmous"
 #: The deck: "9, 10, Valet, Dame, Roi et As".
 RANKS: Final = (Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
 MAX_TARGET: Final = 999
+#: What a table's statistics count of a player's Boulmous games (`Boulmous.tally`).
+FIGURES: Final = tuple(
+    Figure(key) for key in ("bids", "made", "boites", "boulmous_made", "boulmous_failed")
+)
 
 
 class Contract(StrEnum):
@@ -173,6 +181,7 @@ class Boulmous:
     lowest_wins: bool = False
     length: int | None = None  # "le premier à atteindre 21 points"
     manche: int | None = None
+    figures: tuple[Figure, ...] = FIGURES
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Everyone plays for himself."""
@@ -181,6 +190,20 @@ class Boulmous:
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
         """The deal passes to the left, one seat a deal."""
         return to_the_left(first_dealer, number, players)
+
+    def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
+        """Per seat: bids taken, made, boîtes (a failed bid is a boîte), boulmous
+        made and failed."""
+        takers = [deal.taker for deal in record.deals if isinstance(deal, Played)]
+        bids = seat_counts(takers, PLAYERS)
+        boites = mark_counts(standings, MarkKind.BOITE, PLAYERS)
+        return {
+            "bids": bids,
+            "made": tuple(b - f for b, f in zip(bids, boites, strict=True)),
+            "boites": boites,
+            "boulmous_made": mark_counts(standings, MarkKind.BOULMOUS_MADE, PLAYERS),
+            "boulmous_failed": mark_counts(standings, MarkKind.BOULMOUS_FAILED, PLAYERS),
+        }
 
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """A taker names his trump freely: no set of contracts to choose among."""

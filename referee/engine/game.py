@@ -146,6 +146,47 @@ class Game(Protocol[R, D]):
         """Play the deals in order; raise `RulesError` for the first impossible one."""
         ...
 
+    def tally(self, record: Record[R, D], standings: Standings) -> Tally:
+        """The game's telling figures, one count per seat (bids taken, boîtes,
+        capots, moons…), under the keys the game declares in `figures`: what a
+        table's statistics add up person by person."""
+        ...
+
+    #: The figures of `tally`, in the order a statistics page shows them.
+    figures: tuple[Figure, ...]
+
+
+#: Counts per seat, by figure (`Game.tally`).
+Tally = dict[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One of a game's telling figures: a count (`bids`, `capots`), or, when `per`
+    names another count, an average (points of a contract per deal of it)."""
+
+    key: str
+    per: str | None = None
+
+
+def mark_counts(standings: Standings, kind: MarkKind, players: int) -> tuple[int, ...]:
+    """How many deals bear this mark, seat by seat."""
+    counts = [0] * players
+    for deal in standings.deals:
+        for mark in deal.marks:
+            if mark.kind is kind and mark.seat is not None:
+                counts[mark.seat] += 1
+    return tuple(counts)
+
+
+def seat_counts(seats: Sequence[int | None], players: int) -> tuple[int, ...]:
+    """How many times each seat appears in `seats` (None: nobody)."""
+    counts = [0] * players
+    for seat in seats:
+        if seat is not None:
+            counts[seat] += 1
+    return tuple(counts)
+
 
 def to_the_left(first_dealer: int, number: int, players: int) -> int:
     """Who deals deal `number` (from 1) when the deal passes to the left, one seat a

@@ -34,13 +34,17 @@ from referee.engine.fields import (
 from referee.engine.flags import Flag, read_flags
 from referee.engine.game import (
     DealResult,
+    Figure,
     Mark,
     MarkKind,
     Record,
     Standings,
+    Tally,
     alone,
     dealer_problems,
     dump_flags,
+    mark_counts,
+    seat_counts,
     to_the_left,
     with_flags,
 )
@@ -51,6 +55,9 @@ MOON_WORD: Final = "moon"
 #: The moon is kept as a number above every bid, so that auctions compare simply.
 MOON: Final = 1000
 MAX_TARGET: Final = 999
+#: What a table's statistics count of a player's Pitch hands, as the bidder
+#: (`Pitch.tally`): bids, sets, moons tried and made.
+FIGURES: Final = tuple(Figure(key) for key in ("bids", "sets", "moons", "moons_made"))
 TEAMS: Final = ((0, 2), (1, 3))  # "Chaque joueur a un partenaire qui « s'assoit » en face"
 
 
@@ -265,6 +272,18 @@ class Pitch:
     lowest_wins: bool = False
     length: int | None = None  # "La première équipe à atteindre 52 points"
     manche: int | None = None
+    figures: tuple[Figure, ...] = FIGURES
+
+    def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
+        """Per seat, as the bidder (in team games too: the one who bid): bids,
+        sets, moons tried and moons made."""
+        players = len(record.players)
+        return {
+            "bids": seat_counts([d.bidder for d in record.deals], players),
+            "sets": mark_counts(standings, MarkKind.SET, players),
+            "moons": seat_counts([d.bidder for d in record.deals if d.is_moon], players),
+            "moons_made": mark_counts(standings, MarkKind.MOON_MADE, players),
+        }
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Four-handed, partners sit opposite; five-handed, each plays for himself

@@ -1,0 +1,243 @@
+"""A table's statistics (issue 17, item 4): derived from its games' records, every time.
+
+Nothing is stored but what players entered: the games' records and who each seat
+was (a table's people). From them: per person, games, wins and win rate, the money
+won or lost and how it went game after game; per game type the figures that game
+declares (`Game.figures`, counted by `Game.tally`: Boulmous' bids and boîtes,
+Bombu's capots and Réussite places, Pitch's bids, sets and moons); and head to head,
+how often one person finished ahead of another.
+
+"Finished ahead" is read on finished games only: a winner is ahead of everyone who
+did not win; between two who did not (or both did, as partners may), the better
+total (the lower in a game where the lowest wins) is ahead; partners are never
+ahead of each other, and equal totals are a tie.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from referee.engine import GAMES
+from referee.engine.evening import Sitting
+from referee.engine.game import Figure, Record, Standings, Tally
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One game of a table as its statistics see it: its kind, the person in each
+    seat (a table's names, aliases resolved), its standings and its tally."""
+
+    game: str
+    people: tuple[str, ...]
+    standings: Standings
+    tally: Tally
+    day: datetime.date
+    currency: str
+
+    @property
+    def sitting(self) -> Sitting:
+        """The game as an evening's settlement sees it."""
+        return Sitting(self.people, self.standings.money, self.currency)
+
+
+def played(
+    record: Record[object, object],
+    standings: Standings,
+    people: Sequence[str],
+    day: datetime.date,
+    currency: str,
+) -> Played:
+    """A game of a table, tallied by its own rules."""
+    if len(people) != len(record.players):
+        raise ValueError(f"{len(people)} people for {len(record.players)} seats")
+    tally = GAMES[record.game].tally(record, standings)
+    return Played(record.game, tuple(people), standings, tally, day, currency)
+
+
+@dataclass(frozen=True, slots=True)
+class PersonLine:
+    """One person's record at the table."""
+
+    person: str
+    games: int
+    finished: int
+    wins: int
+    #: Net money per currency (positive: won), in the order the currencies appear.
+    money: tuple[tuple[str, Decimal], ...]
+
+    @property
+    def win_rate(self) -> Fraction | None:
+        """Wins over finished games (None before any finished game)."""
+        return Fraction(self.wins, self.finished) if self.finished else None
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyTrend:
+    """How each person's money went in one currency, after each game played for it:
+    `series[i][g]` is person i's total after the g-th such game (0 if he sat out)."""
+
+    currency: str
+    people: tuple[str, ...]
+    days: tuple[datetime.date, ...]
+    series: tuple[tuple[Decimal, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FigureRow:
+    """One person's figures in one game type: a count (int) or an average
+    (Fraction; None when there was nothing to average)."""
+
+    person: str
+    games: int
+    values: tuple[int | Fraction | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameFigures:
+    """The figures of one game type, person by person (people who played it)."""
+
+    game: str
+    games: int
+    figures: tuple[Figure, ...]
+    rows: tuple[FigureRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """`person` against `other`: finished games both played on different sides,
+    how often `person` finished ahead, and how often behind (the rest: ties)."""
+
+    person: str
+    other: str
+    together: int
+    ahead: int
+    behind: int
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """Everything a table's statistics page shows."""
+
+    games: int
+    people: tuple[PersonLine, ...]
+    money: tuple[MoneyTrend, ...]
+    figures: tuple[GameFigures, ...]
+    head_to_head: tuple[HeadToHead, ...]
+
+    def against(self, person: str, other: str) -> HeadToHead | None:
+        for line in self.head_to_head:
+            if line.person == person and line.other == other:
+                return line
+        return None
+
+
+def _standing_key(game: Played, seat: int, lowest_wins: bool) -> tuple[bool, int]:
+    score = game.standings.scores[seat]
+    return (seat in game.standings.winners, -score if lowest_wins else score)
+
+
+def statistics(games: Sequence[Played]) -> Statistics:
+    """The statistics of these games (in the order they were played)."""
+    people: list[str] = []
+    for game in games:
+        people.extend(p for p in game.people if p not in people)
+    index = {person: i for i, person in enumerate(people)}
+    count = [0] * len(people)
+    finished = [0] * len(people)
+    wins = [0] * len(people)
+    money: dict[str, list[Decimal]] = {}
+    trend_days: dict[str, list[datetime.date]] = {}
+    trend: dict[str, list[list[Decimal]]] = {}
+    pairs: dict[tuple[int, int], list[int]] = {}  # (a, b) -> [together, a ahead, b ahead]
+    for game in games:
+        rules = GAMES[game.game]
+        sides = rules.sides(len(game.people))
+        side_of = {seat: n for n, side in enumerate(sides) for seat in side}
+        for seat, person in enumerate(game.people):
+            i = index[person]
+            count[i] += 1
+            if game.standings.finished:
+                finished[i] += 1
+                wins[i] += seat in game.standings.winners
+        if game.standings.money is not None:
+            nets = money.setdefault(game.currency, [Decimal(0)] * len(people))
+            for seat, person in enumerate(game.people):
+                nets[index[person]] += game.standings.money.net[seat]
+            trend_days.setdefault(game.currency, []).append(game.day)
+            trend.setdefault(game.currency, []).append(list(nets))
+        if not game.standings.finished:
+            continue
+        for a, first in enumerate(game.people):
+            for b, second in enumerate(game.people):
+                if a >= b or side_of[a] == side_of[b]:
+                    continue
+                i, j = index[first], index[second]
+                mine = _standing_key(game, a, rules.lowest_wins)
+                theirs = _standing_key(game, b, rules.lowest_wins)
+                if i > j:
+                    i, j, mine, theirs = j, i, theirs, mine
+                key = (i, j)
+                tally = pairs.setdefault(key, [0, 0, 0])
+                tally[0] += 1
+                tally[1] += mine > theirs
+                tally[2] += theirs > mine
+    lines = tuple(
+        PersonLine(
+            person,
+            count[i],
+            finished[i],
+            wins[i],
+            tuple((currency, nets[i]) for currency, nets in money.items()),
+        )
+        for i, person in enumerate(people)
+    )
+    trends = tuple(
+        MoneyTrend(
+            currency,
+            tuple(people),
+            tuple(trend_days[currency]),
+            tuple(tuple(after[i] for after in rows) for i in range(len(people))),
+        )
+        for currency, rows in trend.items()
+    )
+    h2h: list[HeadToHead] = []
+    for (a, b), (together, ahead, behind) in sorted(pairs.items()):
+        h2h.append(HeadToHead(people[a], people[b], together, ahead, behind))
+        h2h.append(HeadToHead(people[b], people[a], together, behind, ahead))
+    return Statistics(len(games), lines, trends, _figures(games), tuple(h2h))
+
+
+def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
+    """Per game type (in the order first played), each person's sums of the tally."""
+    kinds: list[str] = []
+    for game in games:
+        if game.game not in kinds:
+            kinds.append(game.game)
+    out = []
+    for kind in kinds:
+        declared = GAMES[kind].figures
+        of_kind = [g for g in games if g.game == kind]
+        sums: dict[str, dict[str, int]] = {}
+        played_by: dict[str, int] = {}
+        for game in of_kind:
+            for seat, person in enumerate(game.people):
+                played_by[person] = played_by.get(person, 0) + 1
+                mine = sums.setdefault(person, {})
+                for key, counts in game.tally.items():
+                    mine[key] = mine.get(key, 0) + counts[seat]
+        rows = []
+        for person, total in sums.items():
+            values: list[int | Fraction | None] = []
+            for figure in declared:
+                if figure.per is None:
+                    values.append(total.get(figure.key, 0))
+                else:
+                    over = total.get(figure.per, 0)
+                    values.append(Fraction(total.get(figure.key, 0), over) if over else None)
+            rows.append(FigureRow(person, played_by[person], tuple(values)))
+        out.append(GameFigures(kind, len(of_kind), declared, tuple(rows)))
+    return tuple(out)
