@@ -7,15 +7,14 @@ import datetime
 import json
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from referee.engine.records import parse_record, score_record
 from referee.engine.statistics import Played, played, statistics
+from tests.conftest import EXAMPLES
 from tests.engine.helpers import BOMBU_MANCHE, PASSED, bombu_record, boulmous_record
 from tests.engine.helpers import played as boulmous_deal
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 DAY = datetime.date(2026, 11, 27)
 
 
