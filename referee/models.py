@@ -34,6 +34,32 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+class Table(db.Model):  # type: ignore[name-defined,misc]
+    """A group of people who play together ("Tuesday club", "the cousins"): their
+    games, evenings and statistics. Like a game, it has an editor's link and a
+    spectator's link (no accounts). What it stores is what its players decided:
+    its name, and which names typed in its games are the same person (`aliases`:
+    typed name -> the person's name)."""
+
+    __tablename__ = "card_table"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(80))
+    aliases: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    games: Mapped[list[Game]] = relationship(back_populates="table")
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {
+        "version_id_col": version,
+        "version_id_generator": False,
+    }
+
+
 class Game(db.Model):  # type: ignore[name-defined,misc]
     """One game at one table: who plays, under which rules, and for what stake."""
 
@@ -59,6 +85,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: The day the game was played, when a record said so (else the day it was created).
     played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     finished: Mapped[bool] = mapped_column(default=False)
+    #: The table the game was played at, if any (a game may join one later).
+    table_id: Mapped[int | None] = mapped_column(
+        ForeignKey("card_table.id", ondelete="SET NULL"), nullable=True, index=True
+    )
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -74,6 +104,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     changes: Mapped[list[Change]] = relationship(
         back_populates="game_row", order_by="Change.id", cascade="all, delete-orphan"
     )
+    table: Mapped[Table | None] = relationship(back_populates="games")
 
     # Optimistic locking: every write bumps `version` (services do it), and the
     # UPDATE only succeeds WHERE version is still what the writer read. Two phones

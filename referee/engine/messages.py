@@ -42,6 +42,21 @@ MESSAGES: Final[dict[str, str]] = {
         "the name of the player at seat {seat} is longer than {high} characters"
     ),
     "player_twice": N_("the name {value} is used for two players"),
+    # A table and its people (engine/tables.py).
+    "table_name": N_("a table needs a name"),
+    "table_name_long": N_("a name is at most {high} characters long"),
+    "person_unknown": N_("nobody called {value} has played at this table"),
+    "person_same": N_("{value} is one person already"),
+    "person_together": N_(
+        "{name} and {other} played in the same game: they are two people, not one"
+    ),
+    "table_not_object": N_("a table file is a JSON object ({{...}})"),
+    "table_format": N_('format {value} is not supported; expected "referee-table/1"'),
+    "table_field_unknown": N_("a table file has no field {value}"),
+    "table_aliases": N_(
+        "the table's aliases must map each typed name to a person's name, without a loop"
+    ),
+    "table_games": N_("a table file lists its games (at most {high})"),
     "rule_unknown": N_("unknown house rule {value}"),
     "stake_not_string": N_('the stake must be written as text, like "0.50", not {value}'),
     "stake_malformed": N_(

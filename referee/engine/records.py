@@ -90,8 +90,14 @@ def load_record(text: str | bytes) -> AnyRecord:
     before any field is read: numbers of more than `MAX_DIGITS` digits, NaN and
     Infinity, nesting deeper than `MAX_DEPTH`, text that cannot be encoded.
     """
-    if len(text) > MAX_RECORD_BYTES:
-        raise RulesError([problem("too_large", None, high=MAX_RECORD_BYTES // 1024)])
+    return parse_record(decode_json(text, MAX_RECORD_BYTES, MAX_DEPTH))
+
+
+def decode_json(text: str | bytes, max_bytes: int, max_depth: int) -> object:
+    """Decode a file's JSON, refusing what no record holds (see `load_record`): more
+    than `max_bytes`, nesting deeper than `max_depth`, overlong numbers, NaN."""
+    if len(text) > max_bytes:
+        raise RulesError([problem("too_large", None, high=max_bytes // 1024)])
     try:
         data = json.loads(
             text,
@@ -111,11 +117,11 @@ def load_record(text: str | bytes) -> AnyRecord:
         raise RulesError([problem("number_too_long", None, high=MAX_DIGITS)]) from None
     except _NotJson as error:
         raise RulesError([problem("not_json_value", None, value=str(error))]) from None
-    _check_shape(data)
-    return parse_record(data)
+    _check_shape(data, max_depth)
+    return data
 
 
-def _check_shape(data: object) -> None:
+def _check_shape(data: object, max_depth: int) -> None:
     """Refuse nesting deeper than a record has, and text that cannot be encoded.
 
     Walked with a stack, not recursion, so that no depth of input can overflow it.
@@ -130,7 +136,7 @@ def _check_shape(data: object) -> None:
             continue
         if not isinstance(value, dict | list):
             continue
-        if depth > MAX_DEPTH:
+        if depth > max_depth:
             raise RulesError([problem("too_deep")])
         if isinstance(value, dict):
             stack.extend((key, depth) for key in value)

@@ -71,6 +71,8 @@ class Settings:
     place: str | None = None
     #: What the stake is paid for (the engine's `StakePer`): by the game, or by the point.
     stake_per: str = StakePer.GAME
+    #: The table it is played at (its id), if any.
+    table_id: int | None = None
 
 
 def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -255,7 +257,12 @@ def create(settings: Settings) -> Game:
     if settings.stake_per != StakePer.GAME:
         record["stake_per"] = settings.stake_per
     parsed = parse_record(record)  # raises RulesError
-    game = game_from_record(parsed, currency=settings.currency, place=settings.place or None)
+    game = game_from_record(
+        parsed,
+        currency=settings.currency,
+        place=settings.place or None,
+        table_id=settings.table_id,
+    )
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="create", after=dump_record(parsed)))
@@ -456,8 +463,9 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
 
 def again(game: Game) -> Game:
     """A new game at the same table: the same players in the same seats, house rules,
-    stake, currency and place; the deal passes on, so whoever would deal next (after
-    the last deal of this one) deals first."""
+    stake, currency and place (and the same table, when it was played at one); the
+    deal passes on, so whoever would deal next (after the last deal of this one)
+    deals first."""
     rotation = GAMES[game.game]
     dealer = rotation.dealer_of(game.first_dealer, len(game.deals) + 1, len(game.players))
     return create(
@@ -470,6 +478,7 @@ def again(game: Game) -> Game:
             currency=game.currency,
             place=game.place,
             stake_per=game.stake_per,
+            table_id=game.table_id,
         )
     )
 

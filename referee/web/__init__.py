@@ -20,6 +20,8 @@ RATE_CATEGORIES = {
     "games.new": "create",
     "sheets.blank_from_form": "create",
     "games.preview_json": "preview",
+    "tables.import_table": "import",
+    "tables.new": "create",
 }
 #: Generous: every phone of a club may share one address behind its router.
 DEFAULT_RATE_LIMITS = {"write": 600, "import": 30, "create": 60, "preview": 1200}
@@ -38,6 +40,13 @@ NO_STORE = frozenset(
         "games.import_game",
         "share.share",
         "tools.trick",
+        # A table's players' pages carry its link, its games' links or forms.
+        "tables.new",
+        "tables.show",
+        "tables.share",
+        "tables.evening",
+        "tables.statistics",
+        "tables.import_table",
     }
 )
 #: HTTPS only, for a year, once the app is served over HTTPS (REFEREE_HTTPS=1).
@@ -56,7 +65,7 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import assets, catalog, games, main, share, sheets, tools
+    from referee.web import assets, catalog, games, main, share, sheets, tables, tools
     from referee.web.format import register_filters
     from referee.web.homes import HomeTemplates
 
@@ -65,6 +74,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tools.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(share.bp)
+    app.register_blueprint(tables.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))

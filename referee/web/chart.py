@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from decimal import Decimal
 
 from markupsafe import Markup, escape
 
@@ -13,18 +14,27 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 WIDTH, HEIGHT, PAD = 320, 160, 24
 
 
-def _signed(value: int) -> str:
+Value = int | Decimal
+
+
+def _signed(value: Value) -> str:
     """A tick label with a real minus sign, as the scores have."""
     return str(value).replace("-", MINUS)
 
 
-def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> Markup:
+def chart(
+    names: Sequence[str],
+    series: Sequence[Sequence[Value]],
+    title: str,
+    tick: Callable[[Value], str] = _signed,
+) -> Markup:
     """An SVG line chart: one polyline per name, the x axis the deals (0 = start).
 
-    `series[i]` holds name i's totals after each deal.
+    `series[i]` holds name i's totals after each deal (or money after each game);
+    `tick` writes the highest and lowest values.
     """
     deals = max((len(s) for s in series), default=0)
-    values = [0, *(v for s in series for v in s)]
+    values: list[Value] = [0, *(v for s in series for v in s)]
     low, high = min(values), max(values)
     if high == low:
         high = low + 1
@@ -32,8 +42,8 @@ def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> 
     def x(i: int) -> float:
         return PAD + (WIDTH - 2 * PAD) * i / max(deals, 1)
 
-    def y(v: int) -> float:
-        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / (high - low)
+    def y(v: Value) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * float(v - low) / float(high - low)
 
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -42,9 +52,9 @@ def chart(names: Sequence[str], series: Sequence[Sequence[int]], title: str) -> 
         f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}" '
         'class="axis" stroke="currentColor" stroke-opacity="0.4" stroke-dasharray="3 3"/>',
         f'<text x="2" y="{y(high) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
-        f"{_signed(high)}</text>",
+        f"{escape(tick(high))}</text>",
         f'<text x="2" y="{y(low) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
-        f"{_signed(low)}</text>",
+        f"{escape(tick(low))}</text>",
     ]
     for index, (name, totals) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[index % len(COLOURS)]

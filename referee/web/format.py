@@ -7,11 +7,12 @@ rather than through Babel's general formatter.
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 from babel.numbers import get_group_symbol
 from flask import Flask, g
-from flask_babel import format_currency, get_locale
+from flask_babel import format_currency, format_date, get_locale
 
 MINUS = "−"  # a real minus sign, as wide as the plus
 
@@ -40,8 +41,14 @@ def money(amount: Decimal, currency: str) -> str:
     return str(format_currency(amount, currency)).replace("-", MINUS)
 
 
+def day(value: datetime.date) -> str:
+    """A day as the locale says it in full: "mardi 1 décembre 2026"."""
+    return str(format_date(value, "full"))
+
+
 def register_filters(app: Flask) -> None:
     """Make the filters available to the templates."""
+    app.jinja_env.filters["day"] = day
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["money"] = money

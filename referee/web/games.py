@@ -30,6 +30,7 @@ from referee.engine.settlement import StakePer
 from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
+from referee.services import tables
 from referee.web.board import Row, build
 from referee.web.cache import LRU, CachedPage
 from referee.web.catalog import CURRENCIES, default_rules
@@ -64,8 +65,12 @@ bp = Blueprint("games", __name__)
 def new() -> Page:
     """Choose the game, then the players in seat order, the dealer, house rules, stake."""
     key = request.values.get("game", "")
+    # Started at a table (its players' link): the game is played there.
+    table = (
+        tables.find_table(request.values.get("table", "")) if request.values.get("table") else None
+    )
     if key not in GAMES:
-        return render_template("choose.html")
+        return render_template("choose.html", table=table)
     form = NewGameForm()
     errors: dict[str, list[str]] = {}
     rules = default_rules(key)
@@ -82,6 +87,7 @@ def new() -> Page:
                 currency=form.currency.data,
                 place=(form.place.data or "").strip() or None,
                 stake_per=form.stake_per.data or StakePer.GAME,
+                table_id=table.id if table else None,
             )
             try:
                 game = service.create(settings)
@@ -100,6 +106,7 @@ def new() -> Page:
         rules=rules,
         errors=errors,
         names=service.known_names(my_tokens()),
+        table=table,
         currencies=CURRENCIES,
         seats=table_seats(home_of(key).seats),
     )

@@ -46,7 +46,9 @@ def my_tokens() -> list[str]:
 @bp.get("/")
 def home() -> str:
     """The games of this browser (in progress first, newest first), and what to do next."""
-    return render_template("home.html", games=service.games_of(my_tokens()))
+    from referee.web.tables import my_tables  # tables import this module
+
+    return render_template("home.html", games=service.games_of(my_tokens()), tables=my_tables())
 
 
 @bp.get("/lang/<code>")

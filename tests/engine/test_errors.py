@@ -382,10 +382,11 @@ def test_every_message_has_a_test() -> None:
     from tests.engine.test_cards import CARD_CODES
     from tests.engine.test_pitch import ERRORS as PITCH_CASES
     from tests.engine.test_pitch import OTHER_CODES as PITCH_CODES
+    from tests.engine.test_tables import TABLE_CODES
 
     tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
     tested |= {c[2] for c in BOMBU_CASES} | BOMBU_CODES
-    tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES | BOUNDARY_CODES
+    tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES | BOUNDARY_CODES | TABLE_CODES
     assert set(MESSAGES) == tested
 
 

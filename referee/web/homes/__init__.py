@@ -114,6 +114,8 @@ class Home(ABC):
     template_folder: ClassVar[Path | None] = None
     #: A short record of the game with a deal and a stake (the sheets warm up on it).
     sample: ClassVar[dict[str, Any] | None] = None
+    #: The words of the game's statistics (`Game.figures`' keys), as players say them.
+    figure_words: ClassVar[Mapping[str, Any]] = {}
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -123,6 +125,10 @@ class Home(ABC):
     def template(self, part: str) -> str:
         """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
         return f"{self.key}/{part}.html"
+
+    def figure_word(self, key: str) -> Any:
+        """One of the game's statistics (a key of `Game.figures`) in the player's words."""
+        return self.figure_words.get(key, key)
 
     @property
     def flags(self) -> tuple[Flag, ...]:

@@ -44,6 +44,19 @@ class Bombu(Home):
         c.value for c in Contract if "finish" in bombu.CONTRACT_FIELDS[c]
     )
     with_capot: ClassVar[frozenset[str]] = frozenset(c.value for c in Contract if c.allows_capot)
+    figure_words: ClassVar[Mapping[str, Any]] = {
+        "capots": _l("capots"),
+        "reussite_first": _l("Réussite: first out"),
+        "reussite_second": _l("Réussite: second out"),
+    }
+
+    def figure_word(self, key: str) -> Any:
+        """A figure in the player's words; a contract's average points by its name."""
+        if key.startswith("points:"):
+            from referee.web.catalog import CONTRACTS  # the catalogue imports the homes
+
+            return _l("points a deal, %(contract)s", contract=CONTRACTS[key.split(":", 1)[1]])
+        return super().figure_word(key)
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The contract, and what it counts: tricks, hearts, queens, the Bombu, the

@@ -37,6 +37,13 @@ class Boulmous(Home):
         "stake": "1",
         "deals": [{"taker": 0, "bid": 3, "contract": "hearts", "tricks": [3, 1, 1, 1]}],
     }
+    figure_words: ClassVar[Mapping[str, Any]] = {
+        "bids": _l("bids taken"),
+        "made": _l("bids made"),
+        "boites": _l("boîtes"),
+        "boulmous_made": _l("boulmous made"),
+        "boulmous_failed": _l("boulmous failed"),
+    }
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """A deal everyone passed, or a taker's bid, trump and everyone's tricks, with

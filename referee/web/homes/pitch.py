@@ -29,6 +29,12 @@ class Pitch(Home):
     judge_hint: ClassVar[Any] = _l("Jokers: JK+ (high) and JK- (low).")
     blank_landscape: ClassVar[bool] = True
     min_bid: ClassVar[int] = pitch.MIN_BID
+    figure_words: ClassVar[Mapping[str, Any]] = {
+        "bids": _l("bids"),
+        "sets": _l("sets"),
+        "moons": _l("moons tried"),
+        "moons_made": _l("moons made"),
+    }
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The bidder, bid, trump, who won each point card of the variant ("dead":

@@ -1,0 +1,167 @@
+"""A table: people who play together, and its file (`referee-table/1`, issue 17).
+
+A table's people are not seats: the same person plays many games, sometimes typed
+under another spelling ("Pegy", "Peggy"). The table keeps which typed names are
+the same person (`aliases`: typed name -> person), and nothing else of its own:
+its games are games, its evenings and statistics are derived from them.
+
+Its file holds its name, its aliases and its games' records in full
+(`referee-game/1`, currency, place and date included), in the order they were
+played. See docs/TABLE-FORMAT.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.fields import text_problem
+from referee.engine.records import (
+    MAX_DEPTH,
+    MAX_RECORD_BYTES,
+    AnyRecord,
+    decode_json,
+    parse_record,
+)
+
+FORMAT: Final = "referee-table/1"
+MAX_NAME: Final = 80
+#: A table file holds at most this many games (a club's years of Tuesdays).
+MAX_GAMES: Final = 2000
+#: A table file is at most this large: its games' records, each at most a record's size.
+MAX_TABLE_BYTES: Final = 32 * MAX_RECORD_BYTES
+_FIELDS: Final = frozenset({"format", "name", "aliases", "games"})
+
+
+def name_problems(name: object, field: str = "name") -> list[Problem]:
+    """What is wrong with a table's name (or a person's, when merging): it must be
+    one line of text, not empty, at most `MAX_NAME` characters."""
+    if not isinstance(name, str) or not name.strip():
+        return [problem("table_name", field)]
+    bad = text_problem(name, field, controls=True)
+    if bad is not None:
+        return [bad]
+    if len(name.strip()) > MAX_NAME:
+        return [problem("table_name_long", field, high=MAX_NAME)]
+    return []
+
+
+def person_of(aliases: Mapping[str, str], name: str) -> str:
+    """The person a typed name is (itself, unless merged into another)."""
+    return aliases.get(name, name)
+
+
+def people_of(aliases: Mapping[str, str], players: Sequence[str]) -> tuple[str, ...]:
+    """The person in each seat."""
+    return tuple(person_of(aliases, name) for name in players)
+
+
+def merged(
+    aliases: Mapping[str, str], seatings: Sequence[Sequence[str]], name: str, into: str
+) -> dict[str, str]:
+    """The aliases once `name` is the same person as `into` (both as players see
+    them: typed names or people). Refused (RulesError) when they are one already,
+    when either never sat at the table, or when they sat at the same game: two
+    seats of one game are two people."""
+    known = {person_of(aliases, n) for seats in seatings for n in seats}
+    source, target = person_of(aliases, name.strip()), person_of(aliases, into.strip())
+    problems: list[Problem] = []
+    for field, person in (("name", source), ("into", target)):
+        if person not in known:
+            problems.append(problem("person_unknown", field, value=person))
+    check(problems)
+    if source == target:
+        raise RulesError([problem("person_same", "into", value=target)])
+    for seats in seatings:
+        people = people_of(aliases, seats)
+        if source in people and target in people:
+            raise RulesError([problem("person_together", "into", name=source, other=target)])
+    # Every typed name of `source` (itself included) now reads as `target`.
+    out = {typed: target if person == source else person for typed, person in aliases.items()}
+    out[source] = target
+    return {typed: person for typed, person in out.items() if typed != person}
+
+
+def split(aliases: Mapping[str, str], name: str) -> dict[str, str]:
+    """The aliases once the typed `name` is its own person again."""
+    return {typed: person for typed, person in aliases.items() if typed != name}
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A parsed table file: its name, aliases and games (in the order played)."""
+
+    name: str
+    aliases: Mapping[str, str]
+    games: tuple[AnyRecord, ...]
+
+
+class TableGameError(RulesError):
+    """A game of a table file cannot be: `number` (from 1) says which, `error` why."""
+
+    def __init__(self, number: int, error: RulesError) -> None:
+        super().__init__(error.problems)
+        self.number = number
+        self.error = error
+
+
+def load_table(text: str | bytes) -> TableRecord:
+    """Read a table file; refuse it whole (RulesError) if anything in it cannot be."""
+    return parse_table(decode_json(text, MAX_TABLE_BYTES, MAX_DEPTH + 2))
+
+
+def parse_table(data: object) -> TableRecord:
+    """Check a decoded table file, every game by the rules of its game."""
+    if not isinstance(data, dict):
+        raise RulesError([problem("table_not_object")])
+    if data.get("format") != FORMAT:
+        raise RulesError([problem("table_format", "format", value=data.get("format"))])
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise RulesError([problem("table_field_unknown", unknown[0], value=unknown[0])])
+    check(name_problems(data.get("name")))
+    raw_aliases = data.get("aliases", {})
+    if not isinstance(raw_aliases, dict) or not all(
+        isinstance(v, str) and not name_problems(k) and not name_problems(v)
+        for k, v in raw_aliases.items()
+    ):
+        raise RulesError([problem("table_aliases", "aliases")])
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise RulesError([problem("table_games", "games", high=MAX_GAMES)])
+    if len(games) > MAX_GAMES:
+        raise RulesError([problem("table_games", "games", high=MAX_GAMES)])
+    records = []
+    for number, raw in enumerate(games, start=1):
+        try:
+            records.append(parse_record(raw))
+        except RulesError as error:
+            raise TableGameError(number, error) from None
+    aliases: dict[str, str] = {}
+    for typed, person in raw_aliases.items():
+        aliases[typed.strip()] = person.strip()
+    # An alias chain (a -> b -> c) reads as everyone -> c; a loop is refused.
+    for typed in list(aliases):
+        seen = {typed}
+        person = aliases[typed]
+        while person in aliases:
+            if person in seen:
+                raise RulesError([problem("table_aliases", "aliases")])
+            seen.add(person)
+            person = aliases[person]
+        aliases[typed] = person
+    return TableRecord(data["name"].strip(), aliases, tuple(records))
+
+
+def dump_table(
+    name: str, aliases: Mapping[str, str], games: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """A table file's data: `games` are the games' records as `referee-game/1` data."""
+    return {
+        "format": FORMAT,
+        "name": name,
+        "aliases": dict(sorted(aliases.items())),
+        "games": list(games),
+    }

@@ -1,0 +1,362 @@
+"""Tables: people who play together, their games, evenings, statistics and files.
+
+A table stores its name and which typed names are the same person; everything
+else is derived from its games every time they are shown (the engine's
+`statistics` and `settle_evening`), so a corrected deal or a merged name changes
+every figure at once.
+
+An evening is the games of one day at the table (the day each game was played:
+its record's date, else the day it was started), in the order they were started.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from referee.engine.errors import check
+from referee.engine.evening import Settlement, settle_evening
+from referee.engine.records import dump_record, score_record
+from referee.engine.statistics import Played, Statistics, played, statistics
+from referee.engine.tables import (
+    TableRecord,
+    dump_table,
+    load_table,
+    merged,
+    name_problems,
+    people_of,
+    split,
+)
+from referee.extensions import db
+from referee.lru import LRU
+from referee.models import Change, Game, Table, new_token
+from referee.services import games as game_service
+from referee.services.games import Scored, StaleVersion, _commit_or_stale, scored
+
+
+def create_table(name: str) -> Table:
+    """A new table; the engine checks its name (RulesError)."""
+    check(name_problems(name))
+    table = Table(name=name.strip(), aliases={})
+    db.session.add(table)
+    db.session.commit()
+    return table
+
+
+def find_table(token: str) -> Table | None:
+    """The table of this editor's token."""
+    return db.session.scalar(select(Table).where(Table.token == token))
+
+
+def find_table_view(view_token: str) -> Table | None:
+    """The table of this spectator's token."""
+    return db.session.scalar(select(Table).where(Table.view_token == view_token))
+
+
+def tables_of(tokens: list[str]) -> list[Table]:
+    """The tables of these tokens, newest first."""
+    if not tokens:
+        return []
+    found = db.session.scalars(select(Table).where(Table.token.in_(tokens))).all()
+    return sorted(found, key=lambda t: t.created_at, reverse=True)
+
+
+def _check_version(table: Table, version: int) -> None:
+    if version != table.version:
+        raise StaleVersion()
+
+
+def rename_table(table: Table, name: str, version: int) -> None:
+    _check_version(table, version)
+    check(name_problems(name))
+    table.name = name.strip()
+    table.version += 1
+    _commit_or_stale()
+
+
+def rotate_table(table: Table, which: str) -> None:
+    """A new editor or spectator link: whoever held the old one is cut off."""
+    if which == "editor":
+        table.token = new_token()
+    else:
+        table.view_token = new_token()
+    table.version += 1
+    _commit_or_stale()
+
+
+def games_at(table: Table) -> list[Game]:
+    """The table's games, in the order they were played (day, then start)."""
+    query = (
+        select(Game)
+        .where(Game.table_id == table.id)
+        .options(selectinload(Game.deals))
+        .order_by(Game.created_at, Game.id)
+    )
+    games = list(db.session.scalars(query).all())
+    return sorted(games, key=lambda g: g.day)  # stable: the start orders a day's games
+
+
+def game_count(table: Table) -> int:
+    return db.session.scalar(select(func.count()).where(Game.table_id == table.id)) or 0
+
+
+def _seat(table: Table, game: Game, action: str) -> None:
+    game.version += 1
+    table.version += 1
+    db.session.add(Change(game_id=game.id, action=action, before=None, after={"table": table.uid}))
+    _commit_or_stale()
+
+
+def join(table: Table, game: Game) -> None:
+    """The game was played at this table (it leaves any other)."""
+    if game.table_id == table.id:
+        return
+    game.table_id = table.id
+    _seat(table, game, "table")
+
+
+def leave(table: Table, game: Game) -> None:
+    """The game was not played at this table after all (it stays a game of its own)."""
+    if game.table_id != table.id:
+        return
+    game.table_id = None
+    _seat(table, game, "untable")
+
+
+def seatings(table: Table) -> list[tuple[str, ...]]:
+    """The names typed in each of the table's games (for merging names)."""
+    query = select(Game.players).where(Game.table_id == table.id)
+    return [tuple(players) for players in db.session.scalars(query).all()]
+
+
+def merge(table: Table, name: str, into: str, version: int) -> None:
+    """`name` and `into` are the same person (RulesError if they cannot be)."""
+    _check_version(table, version)
+    table.aliases = merged(table.aliases, seatings(table), name, into)
+    table.version += 1
+    _commit_or_stale()
+
+
+def unmerge(table: Table, name: str, version: int) -> None:
+    """The typed `name` is its own person again."""
+    _check_version(table, version)
+    table.aliases = split(table.aliases, name)
+    table.version += 1
+    _commit_or_stale()
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """One of the table's games, scored, with the person in each seat."""
+
+    game: Game
+    scored: Scored
+    played: Played
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The people who won (none while the game goes on)."""
+        return tuple(self.played.people[seat] for seat in self.scored.standings.winners)
+
+
+@dataclass(frozen=True)
+class Evening:
+    """The games of one day at the table, and their one settlement per currency."""
+
+    day: datetime.date
+    games: tuple[TableGame, ...]
+    settlements: tuple[Settlement, ...]
+
+    @property
+    def key(self) -> str:
+        return self.day.isoformat()
+
+    @property
+    def people(self) -> list[str]:
+        """Everyone who played that evening, in the order they first sat down."""
+        seen: list[str] = []
+        for game in self.games:
+            seen.extend(p for p in game.played.people if p not in seen)
+        return seen
+
+    def money_games(self, settlement: Settlement) -> list[TableGame]:
+        """The games played for money in the settlement's currency, in order."""
+        return [
+            g
+            for g in self.games
+            if g.scored.standings.money is not None and g.game.currency == settlement.currency
+        ]
+
+    def ledger(self, settlement: Settlement) -> list[tuple[str, list[Decimal | None], Decimal]]:
+        """Each person's money game by game (None: not at that game) and in all: the
+        sum a player checks by hand against the settlement."""
+        games = self.money_games(settlement)
+        rows = []
+        for person, total in zip(settlement.people, settlement.net, strict=True):
+            amounts: list[Decimal | None] = []
+            for g in games:
+                money = g.scored.standings.money
+                assert money is not None
+                seats = [s for s, p in enumerate(g.played.people) if p == person]
+                amounts.append(money.net[seats[0]] if seats else None)
+            rows.append((person, amounts, total))
+        return rows
+
+
+def table_games(table: Table, games: Sequence[Game] | None = None) -> list[TableGame]:
+    """The table's games scored (each once per state: `games.scored`)."""
+    out = []
+    for game in games_at(table) if games is None else games:
+        done = scored(game)
+        people = people_of(table.aliases, game.players)
+        out.append(
+            TableGame(
+                game, done, played(done.record, done.standings, people, game.day, game.currency)
+            )
+        )
+    return out
+
+
+def evenings(games: Sequence[TableGame]) -> list[Evening]:
+    """The evenings, newest first."""
+    days: dict[datetime.date, list[TableGame]] = {}
+    for game in games:
+        days.setdefault(game.game.day, []).append(game)
+    return [
+        Evening(day, tuple(of_day), settle_evening([g.played.sitting for g in of_day]))
+        for day, of_day in sorted(days.items(), reverse=True)
+    ]
+
+
+def evening_of(table: Table, day: str) -> Evening | None:
+    """The evening of this day (ISO date), if the table played then."""
+    for evening in evenings(table_games(table)):
+        if evening.key == day:
+            return evening
+    return None
+
+
+#: Statistics by table and state (its version and its games' versions): shown
+#: again without a replay until a deal, a name or a game changes.
+_STATISTICS: LRU[Statistics] = LRU(64)
+
+
+def statistics_of(table: Table) -> Statistics:
+    """The table's statistics, derived from its games (once per state of them)."""
+    query = select(Game.id, Game.version).where(Game.table_id == table.id).order_by(Game.id)
+    state = tuple(db.session.execute(query).all())
+    key = json.dumps([table.id, table.version, [list(row) for row in state]]).encode()
+    return _STATISTICS.get_or_make(key, lambda: statistics([g.played for g in table_games(table)]))
+
+
+# --- files -------------------------------------------------------------------------
+
+
+def export_table(table: Table) -> dict[str, Any]:
+    """The table as a `referee-table/1` file's data: its games' records in full."""
+    return dump_table(
+        table.name, table.aliases, [game_service.export(game) for game in games_at(table)]
+    )
+
+
+def export_table_json(table: Table) -> str:
+    return json.dumps(export_table(table), ensure_ascii=False, indent=1)
+
+
+def import_table(data: bytes) -> Table:
+    """A new table from a table file, with a new game for each of its games (new
+    links: a file is a copy, never the original's keys). RulesError if anything in
+    the file cannot be (nothing is then created)."""
+    parsed: TableRecord = load_table(data)
+    table = Table(name=parsed.name, aliases=dict(parsed.aliases))
+    db.session.add(table)
+    db.session.flush()
+    for record in parsed.games:
+        standings = score_record(record)
+        game = game_service.game_from_record(
+            record, finished=standings.finished, version=len(record.deals), table_id=table.id
+        )
+        db.session.add(game)
+        db.session.flush()
+        db.session.add(Change(game_id=game.id, action="import", after=dump_record(record)))
+    db.session.commit()
+    return table
+
+
+def deals_csv(games: Sequence[TableGame]) -> str:
+    """Every deal of the table's games, one line per deal and seat (a spreadsheet's
+    long format): game, its kind, its day, deal, seat, person, points, total."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["game", "kind", "day", "deal", "seat", "person", "points", "total"])
+    for number, game in enumerate(games, start=1):
+        totals = [0] * len(game.played.people)
+        for deal_number, deal in enumerate(game.scored.standings.deals, start=1):
+            for seat, delta in enumerate(deal.deltas):
+                totals[seat] += delta
+                writer.writerow(
+                    [
+                        number,
+                        game.game.game,
+                        game.game.day.isoformat(),
+                        deal_number,
+                        seat + 1,
+                        game.played.people[seat],
+                        delta,
+                        totals[seat],
+                    ]
+                )
+    return out.getvalue()
+
+
+def statistics_csv(stats: Statistics) -> str:
+    """The statistics, one line per person: games, wins, money per currency, and
+    each game type's figures (averages as decimals)."""
+    currencies = [trend.currency for trend in stats.money]
+    columns: list[tuple[str, int]] = []
+    for kind in stats.figures:
+        columns.extend(
+            (f"{kind.game}:{figure.key}", index) for index, figure in enumerate(kind.figures)
+        )
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        [
+            "person",
+            "games",
+            "finished",
+            "wins",
+            *(f"money:{c}" for c in currencies),
+            *(name for name, _ in columns),
+        ]
+    )
+    rows = {kind.game: {row.person: row for row in kind.rows} for kind in stats.figures}
+    for line in stats.people:
+        money = dict(line.money)
+        figures: list[object] = []
+        for name, index in columns:
+            row = rows[name.split(":", 1)[0]].get(line.person)
+            value = None if row is None else row.values[index]
+            figures.append(
+                "" if value is None else value if isinstance(value, int) else f"{float(value):.2f}"
+            )
+        writer.writerow(
+            [
+                line.person,
+                line.games,
+                line.finished,
+                line.wins,
+                *(money.get(c, "") for c in currencies),
+                *figures,
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,345 @@
+"""Tables: the people who play together, their evenings, statistics and files.
+
+Like a game, a table has an editor's link (`/t/<token>`: its players start games
+there, join games to it, merge names) and a spectator's link (`/tv/<token>`:
+everything shown, nothing changed). The views parse forms, call
+`services.tables` and redirect; every figure is the engine's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.engine.errors import RulesError
+from referee.engine.tables import TableGameError
+from referee.models import Table
+from referee.services import games as game_service
+from referee.services import tables as service
+from referee.web.forms import messages_of
+from referee.web.main import REMEMBERED, remember
+from referee.web.pages import Page
+from referee.web.share import qr_svg
+from referee.web.statistics import statistics_page
+
+bp = Blueprint("tables", __name__)
+
+#: A game's editor link as pasted (a whole address or the token alone).
+_GAME_LINK = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{16,64})/?\s*$")
+
+
+def remember_table(token: str) -> None:
+    """Put a table at the top of this browser's list of tables (the session cookie)."""
+    tokens = session.get("tables", [])
+    if tokens[:1] != [token]:
+        session["tables"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
+        session.permanent = True
+
+
+def my_tables() -> list[Table]:
+    tokens = [t for t in session.get("tables", []) if isinstance(t, str)]
+    return service.tables_of(tokens[:REMEMBERED])
+
+
+def _editor(token: str) -> Table:
+    table = service.find_table(token)
+    if table is None:
+        abort(404)
+    remember_table(token)
+    return table
+
+
+def _viewer(view_token: str) -> Table:
+    table = service.find_table_view(view_token)
+    if table is None:
+        abort(404)
+    return table
+
+
+def _version() -> int:
+    text = request.form.get("version", "")
+    return int(text) if text.isascii() and text.isdigit() else -1
+
+
+def _back(table: Table) -> BaseResponse:
+    return redirect(url_for("tables.show", token=table.token))
+
+
+@bp.route("/tables/new", methods=["GET", "POST"])
+def new() -> Page:
+    """A new table: its name is all it needs."""
+    errors: list[str] = []
+    name = request.form.get("name", "")
+    if request.method == "POST":
+        try:
+            table = service.create_table(name)
+        except RulesError as error:
+            errors = messages_of(error.problems)
+        else:
+            remember_table(table.token)
+            return _back(table)
+    page = render_template("tables/new.html", name=name, errors=errors)
+    return (page, 422) if errors else page
+
+
+def _table_page(table: Table, spectator: bool) -> str:
+    games = service.table_games(table)
+    return render_template(
+        "tables/table.html",
+        table=table,
+        evenings=service.evenings(games),
+        games=games,
+        spectator=spectator,
+        names=sorted({n for g in games for n in g.game.players}, key=str.casefold),
+        people=sorted({p for g in games for p in g.played.people}, key=str.casefold),
+    )
+
+
+@bp.get("/t/<token>")
+def show(token: str) -> str:
+    """The table: its evenings (newest first), each game's result and the money."""
+    return _table_page(_editor(token), spectator=False)
+
+
+@bp.get("/tv/<view_token>")
+def spectate(view_token: str) -> str:
+    return _table_page(_viewer(view_token), spectator=True)
+
+
+@bp.post("/t/<token>/join")
+def join(token: str) -> Page:
+    """Join a game to the table, by its editor's link (who holds it may)."""
+    table = _editor(token)
+    found = _GAME_LINK.search(request.form.get("game", ""))
+    game = game_service.find(found.group(1)) if found else None
+    if game is None:
+        flash(_("No game has this link: paste the link of the game's scores (its editors' link)."))
+        return _back(table)
+    if game.table_id == table.id:
+        flash(_("This game is at this table already."))
+        return _back(table)
+    service.join(table, game)
+    remember(game.token)
+    flash(_("The game joined the table."))
+    return _back(table)
+
+
+@bp.post("/t/<token>/leave")
+def leave(token: str) -> BaseResponse:
+    """Take a game off the table (it stays a game of its own)."""
+    table = _editor(token)
+    game = game_service.find(request.form.get("game", ""))
+    if game is not None and game.table_id == table.id:
+        service.leave(table, game)
+        flash(_("The game left the table; it is still in your games."))
+    return _back(table)
+
+
+@bp.post("/t/<token>/merge")
+def merge(token: str) -> BaseResponse:
+    """Two names are one person ("Pegy" is Peggy)."""
+    table = _editor(token)
+    name, into = request.form.get("name", ""), request.form.get("into", "")
+    try:
+        service.merge(table, name, into, _version())
+    except RulesError as error:
+        for message in messages_of(error.problems):
+            flash(message, "error")
+    except game_service.StaleVersion:
+        flash(_("Someone else changed the table meanwhile: nothing was changed."), "error")
+    else:
+        flash(_("%(name)s and %(into)s are one person now.", name=name.strip(), into=into.strip()))
+    return _back(table)
+
+
+@bp.post("/t/<token>/unmerge")
+def unmerge(token: str) -> BaseResponse:
+    """Undo a merge: the typed name is its own person again."""
+    table = _editor(token)
+    name = request.form.get("name", "")
+    try:
+        service.unmerge(table, name, _version())
+    except game_service.StaleVersion:
+        flash(_("Someone else changed the table meanwhile: nothing was changed."), "error")
+    else:
+        flash(_("%(name)s is a person of their own again.", name=name))
+    return _back(table)
+
+
+@bp.post("/t/<token>/rename")
+def rename(token: str) -> BaseResponse:
+    table = _editor(token)
+    try:
+        service.rename_table(table, request.form.get("name", ""), _version())
+    except RulesError as error:
+        for message in messages_of(error.problems):
+            flash(message, "error")
+    except game_service.StaleVersion:
+        flash(_("Someone else changed the table meanwhile: nothing was changed."), "error")
+    return _back(table)
+
+
+@bp.get("/t/<token>/share")
+def share(token: str) -> str:
+    table = _editor(token)
+    editor = url_for("tables.show", token=table.token, _external=True)
+    viewer = url_for("tables.spectate", view_token=table.view_token, _external=True)
+    return render_template(
+        "tables/share.html",
+        table=table,
+        editor=editor,
+        viewer=viewer,
+        editor_qr=qr_svg(editor),
+        viewer_qr=qr_svg(viewer),
+    )
+
+
+@bp.post("/t/<token>/rotate")
+def rotate(token: str) -> BaseResponse:
+    """A new editor or spectator link for the table: the old one stops working."""
+    table = _editor(token)
+    which = "editor" if request.form.get("which") == "editor" else "viewer"
+    service.rotate_table(table, which)
+    if which == "editor":
+        remember_table(table.token)
+        flash(_("New editor link: the old one no longer opens this table."))
+    else:
+        flash(_("New spectator link: the old one no longer opens this table."))
+    return redirect(url_for("tables.share", token=table.token))
+
+
+# --- evenings, statistics, files -----------------------------------------------------
+
+
+def _evening(table: Table, day: str) -> service.Evening:
+    evening = service.evening_of(table, day)
+    if evening is None:
+        abort(404)
+    return evening
+
+
+def _evening_page(table: Table, day: str, spectator: bool) -> str:
+    return render_template(
+        "tables/evening.html", table=table, evening=_evening(table, day), spectator=spectator
+    )
+
+
+@bp.get("/t/<token>/evening/<day>")
+def evening(token: str, day: str) -> str:
+    """One evening: each game's result, and one settlement for them all."""
+    return _evening_page(_editor(token), day, spectator=False)
+
+
+@bp.get("/tv/<view_token>/evening/<day>")
+def evening_view(view_token: str, day: str) -> str:
+    return _evening_page(_viewer(view_token), day, spectator=True)
+
+
+def _evening_sheet(table: Table, day: str) -> Response:
+    from referee.web.sheets import pdf_response, renderer
+
+    found = _evening(table, day)
+    html = render_template("pdf/evening.html", table=table, evening=found, page_size="A4")
+    return pdf_response(renderer().render(html), f"evening-{found.key}.pdf")
+
+
+@bp.get("/t/<token>/evening/<day>/sheet.pdf")
+def evening_sheet(token: str, day: str) -> Response:
+    """The evening on one page: every game, the money, the transfers, signatures."""
+    return _evening_sheet(_editor(token), day)
+
+
+@bp.get("/tv/<view_token>/evening/<day>/sheet.pdf")
+def evening_sheet_view(view_token: str, day: str) -> Response:
+    return _evening_sheet(_viewer(view_token), day)
+
+
+@bp.get("/t/<token>/statistics")
+def statistics(token: str) -> str:
+    """Who wins, with what, against whom: every figure derived from the games."""
+    table = _editor(token)
+    return statistics_page(table, service.statistics_of(table), spectator=False)
+
+
+@bp.get("/tv/<view_token>/statistics")
+def statistics_view(view_token: str) -> str:
+    table = _viewer(view_token)
+    return statistics_page(table, service.statistics_of(table), spectator=True)
+
+
+def _download(text: str, mimetype: str, name: str) -> Response:
+    return Response(
+        text,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _slug(table: Table) -> str:
+    from referee.web.sheets import _ascii
+
+    return _ascii(table.name) or "table"
+
+
+@bp.get("/t/<token>/export.json")
+def export(token: str) -> Response:
+    """The table's file (`referee-table/1`): its name, its people, its games."""
+    table = _editor(token)
+    return _download(
+        service.export_table_json(table), "application/json", f"table-{_slug(table)}.json"
+    )
+
+
+@bp.get("/t/<token>/deals.csv")
+def deals_csv(token: str) -> Response:
+    table = _editor(token)
+    text = service.deals_csv(service.table_games(table))
+    return _download(text, "text/csv", f"deals-{_slug(table)}.csv")
+
+
+@bp.get("/t/<token>/statistics.csv")
+def statistics_csv(token: str) -> Response:
+    table = _editor(token)
+    text = service.statistics_csv(service.statistics_of(table))
+    return _download(text, "text/csv", f"statistics-{_slug(table)}.csv")
+
+
+@bp.route("/tables/import", methods=["GET", "POST"])
+def import_table() -> Page:
+    """A table file (`referee-table/1`) as a new table with new links."""
+    if request.method == "GET":
+        return render_template("tables/import.html", errors=[])
+    upload = request.files.get("table")
+    data = upload.read() if upload else b""
+    errors: list[Any] = []
+    if not data:
+        errors = [_("Choose a table file.")]
+    else:
+        try:
+            table = service.import_table(data)
+        except TableGameError as error:
+            errors = [
+                _("Game %(n)d of the file: %(message)s", n=error.number, message=message)
+                for message in messages_of(error.error.problems)
+            ]
+        except RulesError as error:
+            errors = messages_of(error.problems)
+        else:
+            remember_table(table.token)
+            flash(_("Table imported."))
+            return _back(table)
+    return render_template("tables/import.html", errors=errors), 422

@@ -1,0 +1,296 @@
+"""Tables through the web (issue 17): a table and its links, games started at it or
+joined to it, names merged, the evening and its one settlement, the statistics,
+the table's file and CSV exports. French and English."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from decimal import Decimal
+from typing import Any
+
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+from tests.conftest import EXAMPLES
+from tests.web.conftest import new_game
+from tests.web.test_table_loop import english
+
+BOULMOUS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def new_table(client: FlaskClient, name: str = "Tuesday club") -> str:
+    response = client.post("/tables/new", data={"name": name})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return str(response.headers["Location"]).removeprefix("/t/")
+
+
+def imported(client: FlaskClient, example: str, **changes: Any) -> str:
+    """A shared example, changed, imported as a game of its own: its token."""
+    record = json.loads((EXAMPLES / f"{example}.json").read_text())
+    record.update(changes)
+    data = json.dumps(record).encode()
+    response = client.post(
+        "/import",
+        data={"record": (io.BytesIO(data), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return str(response.headers["Location"]).removeprefix("/g/")
+
+
+def join(client: FlaskClient, table: str, link: str) -> str:
+    response = client.post(f"/t/{table}/join", data={"game": link}, follow_redirects=True)
+    return response.get_data(as_text=True)
+
+
+def version_of(page: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def evening_of_three(client: FlaskClient) -> tuple[str, list[str]]:
+    """The shared examples at one table, on one day: Boulmous at 2 € a game (finished:
+    Ana 14, Bruno −4, Chloé −4, Driss −6), Pitch's moon (no stake), Bombu's first
+    manche at 0.10 € a point (scores 100, −30, 170, 80 for Bruno, Chloé, Driss, Ana)."""
+    table = new_table(client)
+    day = {"date": "2026-11-27"}
+    games = [
+        imported(client, "boulmous-with-stake", players=BOULMOUS, **day),
+        imported(client, "pitch-moon", players=["Ana", "Bruno", "Chloé", "Élodie"], **day),
+        imported(
+            client,
+            "bombu-first-manche",
+            players=["Bruno", "Chloé", "Driss", "Ana"],
+            stake="0.10",
+            stake_per="point",
+            **day,
+        ),
+    ]
+    for token in games:
+        join(client, table, f"http://localhost/g/{token}")
+    return table, games
+
+
+def test_a_table_needs_a_name_said_in_the_players_language(client: FlaskClient) -> None:
+    response = client.post("/tables/new", data={"name": "  "})
+    assert response.status_code == 422
+    assert "Une table a besoin d’un nom" in response.get_data(as_text=True)
+    english(client)
+    response = client.post("/tables/new", data={"name": "x" * 81})
+    assert "a name is at most 80 characters long" in response.get_data(as_text=True).lower()
+
+
+def test_a_game_started_at_the_table_and_the_same_table_again(client: FlaskClient) -> None:
+    english(client)
+    table = new_table(client)
+    choose = client.get(f"/new?table={table}").get_data(as_text=True)
+    assert f"/new?game=boulmous&amp;table={table}" in choose
+    form = client.get(f"/new?game=boulmous&table={table}").get_data(as_text=True)
+    assert f'name="table" value="{table}"' in form
+    token = new_game(client, "boulmous", BOULMOUS, table=table, rule_target="4")
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    assert f"/g/{token}" in page
+    assert "Ana, Bruno, Chloé, Driss" in page
+    scoreboard = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "The table: Tuesday club" in scoreboard
+    # Finished (Bruno reaches 4), then the next game: at the same table.
+    deal = {"taker": "1", "bid": "4", "contract": "spades"}
+    deal.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 4, 1, 0])})
+    client.post(f"/g/{token}/deal", data={**deal, "action": "save"})
+    again = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    assert f"/g/{again}" in page
+    assert "Bruno wins" in page
+
+
+def test_joining_takes_the_editors_link_only(client: FlaskClient) -> None:
+    english(client)
+    table = new_table(client)
+    token = new_game(client, "boulmous", BOULMOUS)
+    viewer = re.search(
+        r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}/share").get_data(as_text=True)
+    )
+    assert viewer is not None
+    page = join(client, table, f"https://example.org/v/{viewer.group(1)}")
+    assert "No game has this link" in page
+    page = join(client, table, "not a link")
+    assert "No game has this link" in page
+    page = join(client, table, f"  https://example.org/g/{token}/  ")
+    assert "The game joined the table." in page
+    assert "This game is at this table already." in join(client, table, token)
+    # Taken off again: still a game, no longer at the table.
+    client.post(f"/t/{table}/leave", data={"game": token})
+    assert f"/g/{token}" not in client.get(f"/t/{table}").get_data(as_text=True)
+    assert client.get(f"/g/{token}").status_code == 200
+
+
+def test_the_evening_settles_once_and_a_player_checks_it_by_hand(client: FlaskClient) -> None:
+    english(client)
+    table, _games = evening_of_three(client)
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    assert "Friday, November 27, 2026" in page
+    evening = client.get(f"/t/{table}/evening/2026-11-27").get_data(as_text=True)
+    # Bombu by the point: each seat gets 0.10 × (320 − 4 × its score), lowest wins:
+    # Bruno −8, Chloé +44, Driss −36, Ana 0. With the Boulmous (14, −4, −4, −6):
+    # Ana 14, Bruno −12, Chloé 40, Driss −42; no two of them cancel out: 3 transfers.
+    ledger = evening[evening.index('class="ledger"') :]
+    rows = {
+        name: re.findall(r"<td class=\"num\">(?:<strong>)?([^<]+)", row)
+        for name, row in re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', ledger)
+    }
+    assert rows["Ana"] == ["€14.00", "€0.00", "€14.00"]
+    assert rows["Bruno"] == ["−€4.00", "−€8.00", "−€12.00"]
+    assert rows["Chloé"] == ["−€4.00", "€44.00", "€40.00"]
+    assert rows["Driss"] == ["−€6.00", "−€36.00", "−€42.00"]
+    transfers = re.findall(r"<li>(\w+) pays (\w+) €([0-9.]+)</li>", evening)
+    assert len(transfers) == 3
+    balance = {
+        "Ana": Decimal(14),
+        "Bruno": Decimal(-12),
+        "Chloé": Decimal(40),
+        "Driss": Decimal(-42),
+    }
+    for payer, payee, amount in transfers:
+        balance[payer] += Decimal(amount)
+        balance[payee] -= Decimal(amount)
+    assert set(balance.values()) == {Decimal(0)}
+    assert "as the scores stand" in evening  # the Bombu goes on
+    sheet = PdfReader(io.BytesIO(client.get(f"/t/{table}/evening/2026-11-27/sheet.pdf").data))
+    assert len(sheet.pages) == 1
+    text = sheet.pages[0].extract_text()
+    for payer, payee, amount in transfers:
+        assert f"{payer} pays {payee} €{amount}" in text
+    assert "Élodie" in text  # her signature line: she played the Pitch
+    assert client.get(f"/t/{table}/evening/2026-11-28").status_code == 404
+
+
+def test_the_evening_in_french(client: FlaskClient) -> None:
+    table, _games = evening_of_three(client)
+    evening = client.get(f"/t/{table}/evening/2026-11-27").get_data(as_text=True)
+    assert "vendredi 27 novembre 2026" in evening
+    assert "40,00\u00a0€" in evening
+    assert " paie " in evening
+
+
+def test_statistics_and_merging_two_names_of_one_person(client: FlaskClient) -> None:
+    english(client)
+    table, _games = evening_of_three(client)
+    new_game(client, "boulmous", ["Anna", "Bruno", "Chloé", "Driss"], table=table)
+    stats = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    assert '<th scope="row">Anna</th>' in stats
+    assert "bids taken" in stats
+    assert "Réussite: first out" in stats
+    assert "moons made" in stats
+    # Anna is Ana: merged, one line; refused for two who sat at the same game.
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    refused = client.post(
+        f"/t/{table}/merge",
+        data={"name": "Bruno", "into": "Ana", "version": version_of(page)},
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    assert "Bruno and Ana played in the same game" in refused
+    merged = client.post(
+        f"/t/{table}/merge",
+        data={"name": "Anna", "into": "Ana", "version": version_of(refused)},
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    assert "Anna and Ana are one person now." in merged
+    stats = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    assert '<th scope="row">Anna</th>' not in stats
+    ana = re.search(r'<th scope="row">Ana</th><td class="num">(\d+)</td>', stats)
+    assert ana is not None
+    assert ana.group(1) == "4"  # three imported games and Anna's
+    # A stale form changes nothing; the split puts Anna back.
+    stale = client.post(
+        f"/t/{table}/unmerge", data={"name": "Anna", "version": "0"}, follow_redirects=True
+    ).get_data(as_text=True)
+    assert "changed the table meanwhile" in stale
+    client.post(f"/t/{table}/unmerge", data={"name": "Anna", "version": version_of(stale)})
+    stats = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    assert '<th scope="row">Anna</th>' in stats
+
+
+def test_the_table_file_round_trips_and_the_csv_exports(client: FlaskClient) -> None:
+    english(client)
+    table, _games = evening_of_three(client)
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    client.post(
+        f"/t/{table}/merge", data={"name": "Élodie", "into": "Driss", "version": version_of(page)}
+    )
+    data = client.get(f"/t/{table}/export.json").data
+    exported_table = json.loads(data)
+    assert exported_table["format"] == "referee-table/1"
+    assert exported_table["aliases"] == {"Élodie": "Driss"}
+    assert [g["game"] for g in exported_table["games"]] == ["boulmous", "pitch", "bombu"]
+    response = client.post(
+        "/tables/import",
+        data={"table": (io.BytesIO(data), "table.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    copy = str(response.headers["Location"]).removeprefix("/t/")
+    assert copy != table
+    again = json.loads(client.get(f"/t/{copy}/export.json").data)
+    assert again == exported_table
+    # Every deal, one line per seat: 10 Boulmous deals × 4 + 3 Pitch × 4 + 6 Bombu × 4.
+    deals = list(
+        csv.DictReader(io.StringIO(client.get(f"/t/{table}/deals.csv").get_data(as_text=True)))
+    )
+    assert len(deals) == (10 + 3 + 6) * 4
+    last_boulmous = [r for r in deals if r["kind"] == "boulmous" and r["deal"] == "10"]
+    assert [r["total"] for r in last_boulmous] == ["21", "19", "9", "-3"]
+    stats = list(
+        csv.DictReader(io.StringIO(client.get(f"/t/{table}/statistics.csv").get_data(as_text=True)))
+    )
+    ana = next(r for r in stats if r["person"] == "Ana")
+    assert (ana["games"], ana["wins"], ana["money:EUR"]) == ("3", "1", "14.00")
+    assert ana["boulmous:bids"] == "4"
+    assert "Élodie" not in {r["person"] for r in stats}  # merged into Driss
+
+
+def test_a_bad_table_file_is_refused_whole_with_the_game_it_blames(client: FlaskClient) -> None:
+    english(client)
+    table, _games = evening_of_three(client)
+    data = json.loads(client.get(f"/t/{table}/export.json").data)
+    data["games"][1]["deals"][0]["bid"] = 99
+    response = client.post(
+        "/tables/import",
+        data={"table": (io.BytesIO(json.dumps(data).encode()), "t.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Game 2 of the file: deal 1:" in response.get_data(as_text=True)
+    for bad in (
+        b"[]",
+        b'{"format": "referee-table/9"}',
+        b"{",
+        b'{"format": "referee-table/1", "name": "x", "games": [], "extra": 1}',
+    ):
+        response = client.post(
+            "/tables/import",
+            data={"table": (io.BytesIO(bad), "t.json")},
+            content_type="multipart/form-data",
+        )
+        assert response.status_code == 422, bad
+
+
+def test_spectators_see_without_any_editor_link_and_rotation_cuts_off(client: FlaskClient) -> None:
+    english(client)
+    table, games = evening_of_three(client)
+    share = client.get(f"/t/{table}/share").get_data(as_text=True)
+    viewer = re.search(r"/tv/([A-Za-z0-9_-]+)", share)
+    assert viewer is not None
+    for path in ("", "/statistics", "/evening/2026-11-27"):
+        page = client.get(f"/tv/{viewer.group(1)}{path}").get_data(as_text=True)
+        assert table not in page, path
+        assert not any(token in page for token in games), path
+    assert client.get(f"/tv/{viewer.group(1)}/evening/2026-11-27/sheet.pdf").status_code == 200
+    client.post(f"/t/{table}/rotate", data={"which": "viewer"})
+    assert client.get(f"/tv/{viewer.group(1)}").status_code == 404
+    response = client.post(f"/t/{table}/rotate", data={"which": "editor"})
+    assert client.get(f"/t/{table}").status_code == 404
+    assert response.status_code == 302
