@@ -90,6 +90,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("card_table.id", ondelete="SET NULL"), nullable=True, index=True
     )
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: A memo, never the truth: the engine's outcome of the game (`engine.statistics.
+    #: Outcome`) at `version`, stamped with the engine's fingerprint, so that a table's
+    #: statistics need not replay every deal of its games. Used only while both stamps
+    #: hold; otherwise derived again from the deals (services.games.outcome_of).
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -130,6 +135,23 @@ class Deal(db.Model):  # type: ignore[name-defined,misc]
     game_row: Mapped[Game] = relationship(back_populates="deals")
 
 
+#: What a change to a game can be (`Change.action`): the history's and the backups'
+#: one list.
+CHANGE_ACTIONS = (
+    "create",
+    "import",
+    "add",
+    "edit",
+    "undo",
+    "redo",
+    "rename",
+    "link-edit",
+    "link-view",
+    "table",
+    "untable",
+)
+
+
 class Change(db.Model):  # type: ignore[name-defined,misc]
     """A change to a game, kept for good: what was added, corrected or undone, and when."""
 
@@ -137,7 +159,7 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    action: Mapped[str] = mapped_column(String(10))  # create, add, edit, undo, import
+    action: Mapped[str] = mapped_column(String(10))  # one of CHANGE_ACTIONS
     position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

@@ -23,6 +23,7 @@ from referee.engine import GAMES
 from referee.engine.game import Record, Standings
 from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
 from referee.engine.settlement import StakePer
+from referee.engine.statistics import Outcome, fingerprint, outcome
 from referee.extensions import db
 from referee.lru import LRU
 from referee.models import Change, Deal, Game, Submission, new_token, utcnow
@@ -157,9 +158,10 @@ def _plain(value: object) -> object:
 _SCORED: LRU[Scored] = LRU(512)
 
 
-def scored(game: Game) -> Scored:
-    """The game parsed and scored from its stored deals (once for each state of it)."""
-    record = record_of(game)
+def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:
+    """The game parsed and scored from its stored deals (once for each state of it);
+    `deals`: its deals' data, when the caller read them without loading the rows."""
+    record = record_of(game, deals)
     text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
     key = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
 
@@ -228,7 +230,7 @@ def rotate(game: Game, which: str) -> None:
         game.token = new_token()
     else:
         game.view_token = new_token()
-    game.version += 1
+    bump(game)
     db.session.add(
         Change(game_id=game.id, action="link-edit" if which == "editor" else "link-view")
     )
@@ -262,7 +264,9 @@ def create(settings: Settings) -> Game:
         currency=settings.currency,
         place=settings.place or None,
         table_id=settings.table_id,
+        version=0,
     )
+    remember_outcome(game, parsed, score_record(parsed))
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="create", after=dump_record(parsed)))
@@ -270,18 +274,50 @@ def create(settings: Settings) -> Game:
     return game
 
 
-def replay(game: Game, deals: list[dict[str, Any]]) -> tuple[Standings, list[dict[str, Any]]]:
-    """Play the game with these deals: its standings, and the deals as the engine
-    writes them back (canonical spelling). RulesError if the game cannot be."""
+def replay(
+    game: Game, deals: list[dict[str, Any]]
+) -> tuple[Standings, list[dict[str, Any]], Record[Any, Any]]:
+    """Play the game with these deals: its standings, the deals as the engine
+    writes them back (canonical spelling), and the parsed record. RulesError if
+    the game cannot be."""
     record = parse_record(record_of(game, deals))
     canonical = cast(list[dict[str, Any]], dump_record(record)["deals"])
-    return score_record(record), canonical
+    return score_record(record), canonical, record
 
 
-def _touch(game: Game, standings: Standings) -> None:
+def remember_outcome(game: Game, record: Record[Any, Any], standings: Standings) -> None:
+    """Keep the game's outcome beside it, stamped with its version and the engine's
+    fingerprint (a memo for the table's statistics: `Game.outcome`)."""
+    game.outcome = {
+        "engine": fingerprint(),
+        "version": game.version,
+        "outcome": outcome(record, standings).dump(),
+    }
+
+
+def current_outcome(game: Game) -> Outcome | None:
+    """The game's memo of its outcome, if it still holds (same version, same engine)."""
+    memo = game.outcome
+    if not memo or memo.get("version") != game.version or memo.get("engine") != fingerprint():
+        return None
+    return Outcome.load(memo["outcome"])
+
+
+def bump(game: Game) -> None:
+    """A new version for a change that leaves the deals alone (a link, a table): the
+    outcome's memo, if it held, holds still."""
+    memo = game.outcome
+    held = bool(memo) and memo.get("version") == game.version  # type: ignore[union-attr]
+    game.version += 1
+    if held and memo is not None:
+        game.outcome = {**memo, "version": game.version}
+
+
+def _touch(game: Game, standings: Standings, record: Record[Any, Any]) -> None:
     game.version += 1
     game.finished = standings.finished
     game.updated_at = utcnow()
+    remember_outcome(game, record, standings)
 
 
 def _check_version(game: Game, version: int) -> None:
@@ -343,14 +379,14 @@ def _submitted(game: Game, key: str) -> Added | None:
 
 def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
     deals = [d.data for d in game.deals]
-    standings, canonical = replay(game, [*deals, deal])
+    standings, canonical, record = replay(game, [*deals, deal])
     stored = canonical[-1]
     position = len(deals)
     db.session.add(Deal(game_id=game.id, position=position, data=stored))
     db.session.add(Change(game_id=game.id, action="add", position=position, after=stored))
     if key:
         db.session.add(Submission(key=key, game_id=game.id, position=position))
-    _touch(game, standings)
+    _touch(game, standings, record)
     db.session.commit()
 
 
@@ -373,7 +409,7 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int) 
         raise LookupError(position)
     deals = [d.data for d in rows]
     deals[position] = deal
-    standings, canonical = replay(game, deals)
+    standings, canonical, record = replay(game, deals)
     stored = canonical[position]
     before = rows[position].data
     if stored == before:
@@ -382,7 +418,7 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int) 
     db.session.add(
         Change(game_id=game.id, action="edit", position=position, before=before, after=stored)
     )
-    _touch(game, standings)
+    _touch(game, standings, record)
     _commit_or_stale()
 
 
@@ -402,7 +438,8 @@ def undo_last(game: Game, version: int) -> bool:
     )
     game.deals.remove(last)
     db.session.delete(last)
-    _touch(game, replay(game, [d.data for d in rows[:-1]])[0])
+    standings, _, record = replay(game, [d.data for d in rows[:-1]])
+    _touch(game, standings, record)
     _commit_or_stale()
     return True
 
@@ -419,7 +456,7 @@ def put_back(game: Game, version: int) -> int | None:
     if last is None or last.action != "undo" or last.before is None or last.position != len(rows):
         return None
     deal = last.before
-    standings, canonical = replay(game, [*(d.data for d in rows), deal])
+    standings, canonical, record = replay(game, [*(d.data for d in rows), deal])
     db.session.add(Deal(game_id=game.id, position=len(rows), data=canonical[-1]))
     db.session.add(Change(game_id=game.id, action="redo", position=len(rows), after=canonical[-1]))
     db.session.execute(
@@ -427,7 +464,7 @@ def put_back(game: Game, version: int) -> int | None:
         .where(Submission.game_id == game.id, Submission.position == len(rows))
         .values(undone=False)
     )
-    _touch(game, standings)
+    _touch(game, standings, record)
     _commit_or_stale()
     return len(rows) + 1
 
@@ -444,8 +481,8 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
     players[seat] = name.strip()
     if players[seat] == before:
         return False
-    record = {**record_of(game), "players": players}
-    standings = score_record(parse_record(record))  # RulesError: empty, twice, too long…
+    parsed = parse_record({**record_of(game), "players": players})  # RulesError: empty…
+    standings = score_record(parsed)
     game.players = players
     db.session.add(
         Change(
@@ -456,7 +493,7 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
             after={"name": players[seat]},
         )
     )
-    _touch(game, standings)
+    _touch(game, standings, parsed)
     _commit_or_stale()
     return True
 
@@ -494,6 +531,7 @@ def import_record(data: bytes) -> Game:
     record = load_record(data)
     standings = score_record(record)
     game = game_from_record(record, finished=standings.finished, version=len(record.deals))
+    remember_outcome(game, record, standings)
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="import", after=dump_record(record)))

@@ -236,7 +236,7 @@ def deal(token: str) -> Page:
         return _deal_page(game, filled, number=number)
     try:
         if request.form.get("action") == "preview":
-            after, _deals = service.replay(game, [*(d.data for d in game.deals), entered])
+            after = service.replay(game, [*(d.data for d in game.deals), entered])[0]
             return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
         added = service.add_deal(game, entered, key=form_key(values.get("key")), number=opened_for)
     except service.DealTaken as taken:
@@ -314,7 +314,7 @@ def preview_json(token: str) -> Response:
         deals.append(entered)
         number = len(deals)
     try:
-        after, _deals = service.replay(game, deals)
+        after = service.replay(game, deals)[0]
     except RulesError as error:
         return jsonify(ok=False, errors=messages_by_group(error.problems, number))
     return jsonify(ok=True, deltas=[signed(d) for d in after.deals[number - 1].deltas])

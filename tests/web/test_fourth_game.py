@@ -89,3 +89,8 @@ def test_a_fourth_game_plays_through_every_page(tally: None, client: FlaskClient
     assert blank.status_code == 200
     assert blank.data.startswith(b"%PDF")
     assert client.get(f"/g/{token}/history").status_code == 200
+    # At a table: its statistics count what the game declares, in its own words.
+    table = client.post("/tables/new", data={"name": "Club"}).headers["Location"]
+    client.post(f"{table}/join", data={"game": token})
+    stats = client.get(f"{table}/statistics").get_data(as_text=True)
+    assert '<th scope="col">full deals</th>' in stats

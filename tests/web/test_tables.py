@@ -294,3 +294,46 @@ def test_spectators_see_without_any_editor_link_and_rotation_cuts_off(client: Fl
     response = client.post(f"/t/{table}/rotate", data={"which": "editor"})
     assert client.get(f"/t/{table}").status_code == 404
     assert response.status_code == 302
+
+
+def test_each_games_outcome_memo_is_kept_and_used_only_while_it_holds(
+    app: Any, client: FlaskClient
+) -> None:
+    """The statistics read each game's memo of its outcome; a memo of another
+    version or another engine is never used, and is derived again from the deals."""
+    from referee.engine.statistics import outcome
+    from referee.extensions import db
+    from referee.lru import LRU
+    from referee.models import Game
+    from referee.services import games as game_service
+    from referee.services import tables as table_service
+
+    english(client)
+    table, tokens = evening_of_three(client)
+    deal = {"taker": "1", "bid": "4", "contract": "spades", "action": "save"}
+    deal.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 4, 1, 0])})
+    played_here = new_game(client, "boulmous", BOULMOUS, table=table)
+    client.post(f"/g/{played_here}/deal", data=deal)
+    truth = client.get(f"/t/{table}/statistics.csv").get_data(as_text=True)
+    with app.app_context():
+        for game in db.session.scalars(db.select(Game)).all():
+            memo = game_service.current_outcome(game)
+            assert memo is not None, game.game  # written by every write, imports too
+            derived = game_service.scored(game)
+            assert memo == outcome(derived.record, derived.standings)
+        # Poisoned memos: one of an older version, one of another engine, one gone.
+        games = {g.token: g for g in db.session.scalars(db.select(Game)).all()}
+        lie = {**games[tokens[0]].outcome, "version": games[tokens[0]].version - 1}
+        lie["outcome"] = {**lie["outcome"], "winners": [3], "tally": {}}
+        games[tokens[0]].outcome = lie
+        other = dict(games[played_here].outcome)
+        other["engine"] = "another engine"
+        other["outcome"] = {**other["outcome"], "scores": [0, 99, 0, 0]}
+        games[played_here].outcome = other
+        games[tokens[1]].outcome = None
+        db.session.commit()
+    table_service._STATISTICS = LRU(64)  # nothing derived before may answer
+    assert client.get(f"/t/{table}/statistics.csv").get_data(as_text=True) == truth
+    with app.app_context():
+        for game in db.session.scalars(db.select(Game)).all():
+            assert game_service.current_outcome(game) is not None  # derived, and kept

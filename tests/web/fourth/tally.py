@@ -18,6 +18,7 @@ from referee.engine.fields import read_counts, read_object, read_seat
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
+    Figure,
     Mark,
     MarkKind,
     Record,
@@ -26,6 +27,9 @@ from referee.engine.game import (
     dealer_problems,
     dump_flags,
     to_the_left,
+)
+from referee.engine.game import (
+    Tally as Counts,
 )
 from referee.web.homes import Home, form_value
 
@@ -52,6 +56,15 @@ class Tally:
     lowest_wins = False
     length = None
     manche = None
+    #: What a table's statistics count of it: the deals where a player made the most.
+    figures = (Figure("full_deals"),)
+
+    def tally(self, record: Record[Rules, Deal], standings: Standings) -> Counts:
+        full = [0] * len(record.players)
+        for deal in record.deals:
+            for seat, points in enumerate(deal.points):
+                full[seat] += points == MOST_POINTS
+        return {"full_deals": tuple(full)}
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         return alone(players)
@@ -123,6 +136,7 @@ class TallyHome(Home):
     name: ClassVar[Any] = "Tally"
     blurb: ClassVar[Any] = "2 to 4 players write down their points; first to 10."
     template_folder: ClassVar[Path | None] = Path(__file__).resolve().parent / "templates"
+    figure_words: ClassVar[Mapping[str, Any]] = {"full_deals": "full deals"}
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         values = [form_value(form.get(f"points{seat}")) for seat in range(players)]
