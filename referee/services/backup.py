@@ -4,7 +4,8 @@
 score`); `DIR/<token>.meta.json` keeps what a record does not hold: the game's
 lasting identity, the spectator link, dates and the history of changes;
 `DIR/manifest.json` lists the games of the last backup, which is what a restore
-loads.
+loads; `DIR/tables.json` holds the tables (their links, names and merged names),
+and each game's meta names its table by the table's lasting identity.
 
 A backup reads every game in one snapshot of the database (so a game's deals and
 its history always agree, even while people play), writes each file atomically
@@ -36,17 +37,20 @@ from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Record
 from referee.engine.records import load_record, score_record
+from referee.engine.tables import name_problems
 from referee.extensions import db
-from referee.models import TOKEN_BYTES, Change, Game
+from referee.models import CHANGE_ACTIONS, TOKEN_BYTES, Change, Game, Table
 from referee.services.games import export, game_from_record
 
 MANIFEST: Final = "manifest.json"
+TABLES: Final = "tables.json"
 BACKUP_FORMAT: Final = "referee-backup/1"
+TABLES_FORMAT: Final = "referee-backup-tables/1"
 #: A link token as the app issues them (`secrets.token_urlsafe(18)`): 24 characters.
 TOKEN: Final = re.compile(rf"[A-Za-z0-9_-]{{{TOKEN_BYTES * 4 // 3}}}", re.ASCII)
 _UID: Final = re.compile(r"[0-9a-f]{32}", re.ASCII)
 _FILE: Final = re.compile(r"(?P<token>[A-Za-z0-9_-]+)(?P<meta>\.meta)?\.json", re.ASCII)
-_ACTIONS: Final = frozenset({"create", "add", "edit", "undo", "import", "link-edit", "link-view"})
+_ACTIONS: Final = frozenset(CHANGE_ACTIONS)
 
 #: Why a file was not restored (message ids of the catalogue).
 REASONS: Final[dict[str, str]] = {
@@ -57,6 +61,7 @@ REASONS: Final[dict[str, str]] = {
     "meta": N_("its .meta.json file is damaged: {detail}"),
     "manifest": N_("the manifest is damaged: {detail}"),
     "conflict": N_("a game of the database already uses one of its links"),
+    "tables": N_("the tables' file is damaged: {detail}"),
 }
 
 
@@ -116,6 +121,7 @@ def _when(value: datetime) -> str:
 def _meta(game: Game) -> dict[str, Any]:
     return {
         "uid": game.uid,
+        "table": game.table.uid if game.table is not None else None,
         "view_token": game.view_token,
         "version": game.version,
         "created_at": _when(game.created_at),
@@ -131,6 +137,90 @@ def _meta(game: Game) -> dict[str, Any]:
             for c in game.changes
         ],
     }
+
+
+def _table_meta(table: Table) -> dict[str, Any]:
+    return {
+        "uid": table.uid,
+        "token": table.token,
+        "view_token": table.view_token,
+        "name": table.name,
+        "aliases": dict(table.aliases),
+        "version": table.version,
+        "created_at": _when(table.created_at),
+    }
+
+
+def _read_tables(folder: Path, skipped: list[Skipped]) -> list[dict[str, Any]]:
+    """The tables of the backup, each checked (none when the file is absent: a
+    backup made before tables)."""
+    path = folder / TABLES
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict) or data.get("format") != TABLES_FORMAT:
+            raise ValueError(f"not a {TABLES_FORMAT} file")
+        tables = data.get("tables")
+        if not isinstance(tables, list):
+            raise ValueError("tables is not a list")
+    except (OSError, ValueError, RecursionError) as error:
+        skipped.append(Skipped(TABLES, "tables", _detail(error)))
+        return []
+    good = []
+    for number, table in enumerate(tables, start=1):
+        if _is_table(table):
+            good.append(table)
+        else:
+            skipped.append(Skipped(TABLES, "tables", f"table {number} is not valid"))
+    return good
+
+
+def _is_table(table: object) -> bool:
+    if not isinstance(table, dict):
+        return False
+    aliases = table.get("aliases")
+    return bool(
+        isinstance(table.get("uid"), str)
+        and _UID.fullmatch(table["uid"])
+        and all(
+            isinstance(table.get(k), str) and TOKEN.fullmatch(table[k])
+            for k in ("token", "view_token")
+        )
+        and not name_problems(table.get("name"))
+        and isinstance(aliases, dict)
+        and all(not name_problems(k) and not name_problems(v) for k, v in aliases.items())
+        and type(table.get("version")) is int
+        and 0 <= table["version"] < 2**31
+        and _is_time(table.get("created_at"))
+    )
+
+
+def _restore_tables(tables: list[dict[str, Any]], skipped: list[Skipped]) -> dict[str, int]:
+    """Put back the tables not in the database yet; every table's id by its uid."""
+    ids: dict[str, int] = {}
+    for meta in tables:
+        found = db.session.scalar(select(Table.id).where(Table.uid == meta["uid"]))
+        if found is None:
+            table = Table(
+                uid=meta["uid"],
+                token=meta["token"],
+                view_token=meta["view_token"],
+                name=meta["name"].strip(),
+                aliases=dict(meta["aliases"]),
+                version=meta["version"],
+                created_at=datetime.fromisoformat(meta["created_at"]),
+            )
+            db.session.add(table)
+            try:
+                db.session.commit()
+            except IntegrityError:  # one of its links is another table's now
+                db.session.rollback()
+                skipped.append(Skipped(TABLES, "conflict"))
+                continue
+            found = table.id
+        ids[meta["uid"]] = found
+    return ids
 
 
 def _json(data: object) -> bytes:
@@ -173,7 +263,7 @@ def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
     with snapshot():
         query = (
             select(Game)
-            .options(selectinload(Game.deals), selectinload(Game.changes))
+            .options(selectinload(Game.deals), selectinload(Game.changes), selectinload(Game.table))
             .order_by(Game.id)
         )
         for game in db.session.scalars(query):
@@ -184,7 +274,9 @@ def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
                 failed.append(Skipped(f"{game.token}.json", "record", detail))
                 continue
             documents.append((game.token, _json(record), _json(_meta(game))))
+        tables = [_table_meta(t) for t in db.session.scalars(select(Table).order_by(Table.id))]
     tokens = [token for token, _record, _meta_text in documents]
+    write_atomically(folder / TABLES, _json({"format": TABLES_FORMAT, "tables": tables}))
     for token, record_text, meta_text in documents:
         write_atomically(folder / f"{token}.json", record_text)
         write_atomically(folder / f"{token}.meta.json", meta_text)
@@ -231,7 +323,7 @@ def _tokens(folder: Path, skipped: list[Skipped]) -> list[str]:
         return good
     tokens = []
     for path in sorted(folder.glob("*.json")):
-        if path.name.endswith(".meta.json"):
+        if path.name.endswith(".meta.json") or path.name == TABLES:
             continue
         if TOKEN.fullmatch(path.stem):
             tokens.append(path.stem)
@@ -264,6 +356,7 @@ def _read_meta(path: Path) -> dict[str, Any]:
         "created_at": _is_time,
         "updated_at": _is_time,
         "changes": lambda v: isinstance(v, list) and all(_is_change(c) for c in v),
+        "table": lambda v: v is None or (isinstance(v, str) and _UID.fullmatch(v)),
     }
     for key, value in meta.items():
         check = checks.get(key)
@@ -321,6 +414,7 @@ def restore(folder: Path, lang: str = "en") -> Report:
     if not folder.is_dir():
         raise FileNotFoundError(folder)
     report = Report()
+    tables = _restore_tables(_read_tables(folder, report.skipped), report.skipped)
     candidates: list[_Candidate] = []
     for token in _tokens(folder, report.skipped):
         name = f"{token}.json"
@@ -339,7 +433,7 @@ def restore(folder: Path, lang: str = "en") -> Report:
             report.present += 1
             continue
         try:
-            _insert(candidate)
+            _insert(candidate, tables)
         except IntegrityError:  # a link taken meanwhile by another game
             db.session.rollback()
             report.skipped.append(Skipped(f"{candidate.token}.json", "conflict"))
@@ -348,7 +442,7 @@ def restore(folder: Path, lang: str = "en") -> Report:
     return report
 
 
-def _insert(candidate: _Candidate) -> None:
+def _insert(candidate: _Candidate, tables: dict[str, int]) -> None:
     meta = candidate.meta
     record = candidate.record
     # A backup older than the record's own currency and place kept them in its meta.
@@ -358,6 +452,7 @@ def _insert(candidate: _Candidate) -> None:
         token=candidate.token,
         finished=candidate.finished,
         version=meta.get("version", len(record.deals)),
+        table_id=tables.get(meta.get("table") or ""),
         **legacy,
     )
     for key in ("uid", "view_token"):

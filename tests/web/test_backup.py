@@ -268,3 +268,39 @@ def test_a_game_the_engine_refuses_does_not_stop_the_backup(
         count, failed = backup(tmp_path)
     assert count == 1
     assert [f.name for f in failed] == [f"{token}.json"]
+
+
+def test_tables_renames_and_put_backs_survive_a_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A game renamed, with a deal taken back and put back, played at a table whose
+    names were merged: all of it restored (a rename or a put back in a game's
+    history used to make its meta "damaged", and the game was skipped)."""
+    from tests.web.test_tables import new_table, version_of
+
+    table = new_table(client, "Les cousins")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"], table=table)
+    other = new_game(client, "boulmous", ["Anna", "Bruno", "Chloé", "Driss"], table=table)
+    client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    client.post(f"/g/{token}/undo", data={"version": "1"})
+    client.post(f"/g/{token}/put-back", data={"version": "2"})
+    client.post(f"/g/{token}/players", data={"seat": "3", "name": "Dris", "version": "3"})
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    client.post(
+        f"/t/{table}/merge", data={"name": "Anna", "into": "Ana", "version": version_of(page)}
+    )
+    with app.app_context():
+        assert backup(tmp_path / "b") == (2, [])
+    fresh = _fresh(tmp_path)
+    with fresh.app_context():
+        report = restore(tmp_path / "b")
+        assert (report.restored, report.skipped) == (2, [])
+        db.engine.dispose()
+    guest = fresh.test_client()
+    history = guest.get(f"/g/{token}/history").get_data(as_text=True)
+    assert "put back" in history or "remise" in history
+    assert "Dris" in guest.get(f"/g/{token}").get_data(as_text=True)
+    restored = guest.get(f"/t/{table}").get_data(as_text=True)
+    assert f"/g/{token}" in restored
+    assert f"/g/{other}" in restored
+    assert "Anna" not in guest.get(f"/t/{table}/statistics").get_data(as_text=True)
