@@ -51,8 +51,8 @@ def win_bars(lines: tuple[PersonLine, ...], title: str) -> Markup:
     for index, line in enumerate(rows):
         rate = float(line.win_rate or 0)
         y = 2 + index * BAR_HEIGHT
-        width = max(2.0, (BAR_WIDTH - 150) * rate)
-        colour = COLOURS[index % len(COLOURS)]
+        width = max(2.0, (BAR_WIDTH - 160) * rate)
+        colour = COLOURS[0]  # one colour: the bars are ranked, not the chart's people
         parts.append(
             f'<text x="0" y="{y + 15}" fill="currentColor" font-size="13">'
             f"{escape(line.person[:14])}</text>"
@@ -67,12 +67,13 @@ def win_bars(lines: tuple[PersonLine, ...], title: str) -> Markup:
 
 @dataclass(frozen=True)
 class GameBlock:
-    """One game type's figures as the page shows them."""
+    """One game type's figures as the page shows them: a column per person (a
+    table's four to six people fit a phone's width), a row per figure."""
 
     name: Any
     games: int
-    words: list[Any]
-    rows: list[tuple[str, int, list[str]]]
+    people: list[str]
+    rows: list[tuple[Any, list[str]]]
 
 
 def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
@@ -102,15 +103,17 @@ def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
     blocks = []
     for kind in stats.figures:
         home = home_of(kind.game)
+        rows = sorted(kind.rows, key=lambda r: r.person.casefold())
+        figures = [
+            (home.figure_word(figure.key), [average(row.values[index]) for row in rows])
+            for index, figure in enumerate(kind.figures)
+        ]
         blocks.append(
             GameBlock(
                 home.name,
                 kind.games,
-                [home.figure_word(f.key) for f in kind.figures],
-                [
-                    (row.person, row.games, [average(v) for v in row.values])
-                    for row in sorted(kind.rows, key=lambda r: r.person.casefold())
-                ],
+                [row.person for row in rows],
+                [(_("Games"), [str(row.games) for row in rows]), *figures],
             )
         )
     people = [line.person for line in lines]

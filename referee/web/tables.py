@@ -96,12 +96,18 @@ def new() -> Page:
     return (page, 422) if errors else page
 
 
+#: Evenings shown in full on a table's page; older ones are listed by their day.
+RECENT_EVENINGS = 10
+
+
 def _table_page(table: Table, spectator: bool) -> str:
     games = service.table_games(table)
+    evenings = service.evenings(games)
     return render_template(
         "tables/table.html",
         table=table,
-        evenings=service.evenings(games),
+        evenings=evenings[:RECENT_EVENINGS],
+        older=evenings[RECENT_EVENINGS:],
         games=games,
         spectator=spectator,
         names=sorted({n for g in games for n in g.game.players}, key=str.casefold),

@@ -94,6 +94,7 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.1)
+        self.stop()  # nothing left running behind a server that did not start
         raise AssertionError(
             "the server did not start: " + (self.workdir / "server.log").read_text()
         )
@@ -107,7 +108,11 @@ class Server:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=15)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:  # stuck: its whole group goes
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
 
 
 @pytest.fixture
