@@ -1,6 +1,7 @@
 // Referee's service worker (issue 15): the app opens without the network. Static
-// files come from the cache; the pages of games (under /g/) come from the network
-// and, when it fails, as this phone last saw them; anything else falls back to the
+// files come from the cache; the pages of games (under /g/, /v/) and of tables (an
+// evening's settlement, under /t/, /tv/) come from the network and, when it fails,
+// as this phone last saw them; anything else falls back to the
 // offline page, in the player's language. Posts are never cached: the page's queue
 // (queue.js) keeps and sends the entries.
 "use strict";
@@ -39,7 +40,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode !== "navigate") return;
-  const gamePage = url.pathname.startsWith("/g/") || url.pathname.startsWith("/v/");
+  const gamePage = ["/g/", "/v/", "/t/", "/tv/"].some((prefix) => url.pathname.startsWith(prefix));
   event.respondWith(
     fetch(request)
       .then((response) => {

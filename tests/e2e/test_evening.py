@@ -116,6 +116,12 @@ def test_an_evening_of_three_games_settled_once(phone: tuple[Page, Watch, str]) 
         balance[found.group(1)] += amount(found.group(2))
         balance[found.group(3)] -= amount(found.group(2))
     assert set(balance.values()) == {Decimal(0)}
+    # The Wi-Fi gone at the end of the night: the evening still shows, as last seen.
+    page.reload()  # this copy, seen under the service worker, is the one it keeps
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("table.ledger")).to_contain_text("Chloé")
+    page.context.set_offline(False)
     with page.expect_download() as sheet:
         page.get_by_role("link", name="Feuille de la soirée (PDF)").click()
     assert sheet.value.suggested_filename.startswith("evening-")
