@@ -88,6 +88,8 @@ def rename_table(table: Table, name: str, version: int) -> None:
     check(name_problems(name))
     table.name = name.strip()
     table.version += 1
+    for game in games_at(table, with_deals=False):
+        game_service.bump(game)  # their pages name the table: shown again, renamed
     _commit_or_stale()
 
 
@@ -160,6 +162,15 @@ def leave(table: Table, game: Game) -> None:
         return
     game.table_id = None
     _seat(table, game, "untable")
+
+
+def people_at(table: Table) -> list[str]:
+    """The table's people, as the new-game form suggests them (a name merged into
+    another suggested as the other)."""
+    found: list[str] = []
+    for seats in seatings(table):
+        found.extend(p for p in people_of(table.aliases, seats) if p not in found)
+    return found
 
 
 def seatings(table: Table) -> list[tuple[str, ...]]:

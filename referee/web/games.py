@@ -105,12 +105,18 @@ def new() -> Page:
         flags=home_of(key).flags,
         rules=rules,
         errors=errors,
-        names=service.known_names(my_tokens()),
+        names=_suggested(table),
         table=table,
         currencies=CURRENCIES,
         seats=table_seats(home_of(key).seats),
     )
     return (page, 422) if request.method == "POST" else page
+
+
+def _suggested(table: Any) -> list[str]:
+    """Names for the new-game form: the table's people first, then this browser's."""
+    names = tables.people_at(table) if table is not None else []
+    return [*names, *(n for n in service.known_names(my_tokens()) if n not in names)]
 
 
 # --- the scoreboard ------------------------------------------------------------------

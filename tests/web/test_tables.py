@@ -337,3 +337,23 @@ def test_each_games_outcome_memo_is_kept_and_used_only_while_it_holds(
     with app.app_context():
         for game in db.session.scalars(db.select(Game)).all():
             assert game_service.current_outcome(game) is not None  # derived, and kept
+
+
+def test_a_new_game_at_the_table_suggests_its_people_and_a_rename_shows(
+    client: FlaskClient,
+) -> None:
+    english(client)
+    table = new_table(client)
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Pegy"], table=table)
+    new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Peggy"], table=table)
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    client.post(
+        f"/t/{table}/merge", data={"name": "Pegy", "into": "Peggy", "version": version_of(page)}
+    )
+    form = client.get(f"/new?game=pitch&table={table}").get_data(as_text=True)
+    suggested = re.findall(r'<option value="([^"]+)">', form[form.index('id="known-names"') :])
+    assert suggested[:4] == ["Ana", "Bruno", "Chloé", "Peggy"]
+    assert client.get(f"/g/{token}").get_data(as_text=True).count("Tuesday club") == 1
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    client.post(f"/t/{table}/rename", data={"name": "The cousins", "version": version_of(page)})
+    assert "The table: The cousins" in client.get(f"/g/{token}").get_data(as_text=True)
