@@ -35,20 +35,26 @@ def qr_svg(url: str) -> Markup:
     )
 
 
+def links_page(template: str, editor: str, viewer: str, **context: object) -> str:
+    """A page of an editors' and a spectators' link, as text and QR codes (a game's
+    or a table's)."""
+    return render_template(
+        template,
+        editor=editor,
+        viewer=viewer,
+        editor_qr=qr_svg(editor),
+        viewer_qr=qr_svg(viewer),
+        **context,
+    )
+
+
 @bp.get("/g/<token>/share")
 def share(token: str) -> str:
     """The editor and spectator links, as text and QR codes, and their rotation."""
     game = load(token)
     editor = url_for("games.show", token=game.token, _external=True)
     viewer = url_for("share.spectate", view_token=game.view_token, _external=True)
-    return render_template(
-        "share.html",
-        game=game,
-        editor=editor,
-        viewer=viewer,
-        editor_qr=qr_svg(editor),
-        viewer_qr=qr_svg(viewer),
-    )
+    return links_page("share.html", editor, viewer, game=game)
 
 
 @bp.post("/g/<token>/rotate")

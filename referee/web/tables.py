@@ -33,7 +33,7 @@ from referee.services import tables as service
 from referee.web.forms import messages_of
 from referee.web.main import REMEMBERED, remember
 from referee.web.pages import Page
-from referee.web.share import qr_svg
+from referee.web.share import links_page
 from referee.web.statistics import statistics_page
 
 bp = Blueprint("tables", __name__)
@@ -204,14 +204,7 @@ def share(token: str) -> str:
     table = _editor(token)
     editor = url_for("tables.show", token=table.token, _external=True)
     viewer = url_for("tables.spectate", view_token=table.view_token, _external=True)
-    return render_template(
-        "tables/share.html",
-        table=table,
-        editor=editor,
-        viewer=viewer,
-        editor_qr=qr_svg(editor),
-        viewer_qr=qr_svg(viewer),
-    )
+    return links_page("tables/share.html", editor, viewer, table=table)
 
 
 @bp.post("/t/<token>/rotate")
