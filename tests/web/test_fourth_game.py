@@ -93,4 +93,4 @@ def test_a_fourth_game_plays_through_every_page(tally: None, client: FlaskClient
     table = client.post("/tables/new", data={"name": "Club"}).headers["Location"]
     client.post(f"{table}/join", data={"game": token})
     stats = client.get(f"{table}/statistics").get_data(as_text=True)
-    assert '<th scope="col">full deals</th>' in stats
+    assert '<th scope="row">full deals</th>' in stats
