@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from referee import __version__
 from referee.engine.catalog import N_, translate
@@ -26,6 +26,9 @@ INVALID: Final = 1
 UNREADABLE: Final = 2
 _CANNOT_WRITE: Final = N_("cannot write {path}: {reason}")
 _CANNOT_READ: Final = N_("cannot read {path}: {reason}")
+_DEAL_HEADING: Final = N_("Deal {n}")
+_JUDGE_WINNER: Final = N_("card {n} wins: {card}")
+_JUDGE_POINT: Final = N_("{card}: to the player of card {n}")
 #: Threads per server worker (`referee serve --threads`).
 THREADS: Final = 4
 
@@ -63,6 +66,116 @@ def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: T
         return INVALID
     json.dump(standings_json(standings), stdout, ensure_ascii=False, indent=2)
     stdout.write("\n")
+    return 0
+
+
+def explain_command(
+    path: str, as_json: bool, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO
+) -> int:
+    """Print why each deal of the record at `path` scored what it did: a line per
+    step, or (`as_json`) `[{"deal": n, "steps": [{"text", "deltas"}]}]`, whose
+    steps' deltas add up to each deal's deltas."""
+    from referee.engine import GAMES
+
+    try:
+        data = _read(path, stdin)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(translate(lang, _CANNOT_READ).format(path=path, reason=reason), file=stderr)
+        return UNREADABLE
+    try:
+        record = load_record(data)
+        standings = score_record(record)
+    except RulesError as error:
+        for line in error.messages(lang):
+            print(line, file=stderr)
+        return INVALID
+    explained = GAMES[record.game].explain(record, standings)
+    deals: list[dict[str, Any]] = [
+        {
+            "deal": number,
+            "steps": [
+                {"text": step.text(record.players, lang), "deltas": list(step.deltas)}
+                for step in steps
+            ],
+        }
+        for number, steps in enumerate(explained, start=1)
+    ]
+    if as_json:
+        json.dump(deals, stdout, ensure_ascii=False, indent=2)
+        stdout.write("\n")
+        return 0
+    heading = translate(lang, _DEAL_HEADING)
+    for deal in deals:
+        print(heading.format(n=deal["deal"]), file=stdout)
+        for one in deal["steps"]:
+            print(f"  {one['text']}", file=stdout)
+    return 0
+
+
+def judge_command(
+    game: str,
+    trump: str,
+    players: int | None,
+    rules: str | None,
+    cards: Sequence[str],
+    as_json: bool,
+    lang: str,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Name the card that wins a trick of `cards` (in the order played, from the
+    lead): its position from 1, and in Pitch who takes each point card; or (`as_json`)
+    `{"winner": i, "points": {card: i}}`, positions from 0. Exit 1 with a message
+    for a card, a count, a trump or house rules that cannot be."""
+    from referee.engine import GAMES
+    from referee.engine.errors import problem
+    from referee.web.homes import home_of
+
+    def refuse(error: RulesError) -> int:
+        for line in error.messages(lang):
+            print(line, file=stderr)
+        return INVALID
+
+    if game not in GAMES:
+        known = ", ".join(GAMES)
+        return refuse(RulesError([problem("game_unknown", "game", value=game, games=known)]))
+    engine = GAMES[game]
+    count = players if players is not None else engine.player_counts[0]
+    if count not in engine.player_counts:
+        expected = " or ".join(str(n) for n in engine.player_counts)
+        return refuse(
+            RulesError([problem("players_count", "players", count=count, expected=expected)])
+        )
+    try:
+        raw = json.loads(rules) if rules else {}
+        if not isinstance(raw, dict):
+            raise ValueError("not an object")
+    except ValueError:
+        return refuse(RulesError([problem("not_object", "rules")]))
+    try:
+        parsed = engine.parse_rules(raw)
+        verdict = home_of(game).judge(trump, list(cards), parsed, count)
+    except RulesError as error:
+        return refuse(error)
+    except ValueError:
+        return refuse(RulesError([problem("trump_unknown", "trump", value=trump)]))
+    points = {str(card): seat for card, seat in verdict.get("points", [])}
+    if as_json:
+        out: dict[str, object] = {"winner": verdict["winner"]}
+        if "points" in verdict:
+            out["points"] = points
+        json.dump(out, stdout, ensure_ascii=False)
+        stdout.write("\n")
+        return 0
+    winner = verdict["winner"]
+    print(translate(lang, _JUDGE_WINNER).format(n=winner + 1, card=cards[winner]), file=stdout)
+    from referee.engine.messages import WORDS
+
+    for card, seat in points.items():
+        word = translate(lang, WORDS[card]) if card in WORDS else card
+        line = translate(lang, _JUDGE_POINT).format(card=word, n=seat + 1)
+        print(line[:1].upper() + line[1:], file=stdout)
     return 0
 
 
@@ -172,6 +285,22 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="print a game record's standings as JSON")
     score.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     score.add_argument("--lang", choices=["fr", "en"], dest="score_lang", help=argparse.SUPPRESS)
+    explain = commands.add_parser("explain", help="print why each deal scored what it did")
+    explain.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
+    explain.add_argument("--json", action="store_true", help="a list of deals and their steps")
+    explain.add_argument(
+        "--lang", choices=["fr", "en"], dest="explain_lang", help=argparse.SUPPRESS
+    )
+    judge = commands.add_parser("judge", help="say which card wins a trick")
+    judge.add_argument("game", help="boulmous, bombu or pitch")
+    judge.add_argument(
+        "cards", nargs="+", metavar="CARD", help="the cards, from the lead (AH, 10S…)"
+    )
+    judge.add_argument("--trump", required=True, help="the trump (hearts, spades…; no-trump)")
+    judge.add_argument("--players", type=int, help="how many play (Pitch: 4 or 5)")
+    judge.add_argument("--rules", help="house rules as JSON, as a record writes them")
+    judge.add_argument("--json", action="store_true", help='{"winner": i, "points": {…}}')
+    judge.add_argument("--lang", choices=["fr", "en"], dest="judge_lang", help=argparse.SUPPRESS)
     pdf = commands.add_parser("pdf", help="print a game record's score sheet as PDF")
     pdf.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     pdf.add_argument("-o", "--output", required=True, help="the PDF file to write")
@@ -322,6 +451,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("backup", "restore"):
         lang = user_language(args.lang, os.environ)
         return backup_command(args.command, args.folder, lang, sys.stdout, sys.stderr)
+    if args.command == "judge":
+        lang = user_language(args.judge_lang or args.lang, os.environ)
+        return judge_command(
+            args.game,
+            args.trump,
+            args.players,
+            args.rules,
+            args.cards,
+            args.json,
+            lang,
+            sys.stdout,
+            sys.stderr,
+        )
+    if args.command == "explain":
+        lang = user_language(args.explain_lang or args.lang, os.environ)
+        return explain_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "pdf":
         lang = user_language(args.pdf_lang or args.lang, os.environ)
         return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)

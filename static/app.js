@@ -215,12 +215,20 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
       .then((answer) => {
         if (mine !== asked || !panel || !answer) return;
         showProblems(form, answer.ok ? {} : answer.errors);
+        const why = panel.querySelector("ol.why");
         if (answer.ok) {
           answer.deltas.forEach((d, seat) => {
             const cell = panel.querySelector(`[data-seat="${seat}"]`);
             if (cell) cell.textContent = d;
           });
+          // Why: the engine's steps, in the page's language.
+          if (why) why.replaceChildren(...(answer.why || []).map((line) => {
+            const item = document.createElement("li");
+            item.textContent = line;
+            return item;
+          }));
         }
+        if (why) why.hidden = !answer.ok;
         list.hidden = !answer.ok;
         panel.querySelector("h2").hidden = !answer.ok;
         panel.hidden = !answer.ok && !panel.querySelector(".field-errors p");

@@ -15,6 +15,7 @@ from typing import Final
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.explain import Step, gains, only, step
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
@@ -181,6 +182,15 @@ class Bombu:
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Everyone plays for himself."""
         return alone(players)
+
+    def explain(
+        self, record: Record[Rules, Deal], standings: Standings
+    ) -> tuple[tuple[Step, ...], ...]:
+        """A capot alone, else each count at its price, the K♥, the Réussite places."""
+        return tuple(
+            tuple(_explain_deal(deal, result.deltas))
+            for deal, result in zip(record.deals, standings.deals, strict=True)
+        )
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat: capots, Réussite first and second places, and each contract's
@@ -493,6 +503,43 @@ def _capot_counts(seat: int, needed: frozenset[str]) -> dict[str, object]:
     if "bombu" in needed:
         counts["bombu"] = seat
     return counts
+
+
+def _explain_deal(deal: Deal, deltas: Sequence[int]) -> list[Step]:
+    """One deal's steps, from what was entered and what it scored."""
+    capot = deal.capot
+    if capot is not None:
+        return [step("capot", deltas, who=capot, amount=CAPOT_POINTS)]
+    if deal.finish is not None:
+        first, second = deal.finish[0], deal.finish[1]
+        return [
+            step(
+                "reussite_first",
+                only(PLAYERS, [first], deltas),
+                who=first,
+                amount=REUSSITE_POINTS[0],
+            ),
+            step(
+                "reussite_second",
+                only(PLAYERS, [second], deltas),
+                who=second,
+                amount=REUSSITE_POINTS[1],
+            ),
+        ]
+    steps = []
+    for code, counts, points in (
+        ("per_trick", deal.tricks, TRICK_POINTS),
+        ("per_heart", deal.hearts, HEART_POINTS),
+        ("per_queen", deal.queens, QUEEN_POINTS),
+    ):
+        if counts is not None and any(counts):
+            part = tuple(count * points for count in counts)
+            seats = [seat for seat in range(PLAYERS) if counts[seat]]
+            steps.append(step(code, part, gains=gains(part, seats)))
+    if deal.bombu is not None:
+        part = tuple(BOMBU_POINTS if seat == deal.bombu else 0 for seat in range(PLAYERS))
+        steps.append(step("bombu_card", part, who=deal.bombu, amount=BOMBU_POINTS))
+    return steps
 
 
 def deal_deltas(deal: Deal) -> tuple[list[int], tuple[Mark, ...]]:

@@ -15,6 +15,7 @@ from referee.engine.auction import Call, caller, dump_auction, highest_call, rea
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.explain import Step, gains, nothing, only, step
 from referee.engine.fields import (
     is_int,
     read_choice,
@@ -191,6 +192,22 @@ class Boulmous:
         """The deal passes to the left, one seat a deal."""
         return to_the_left(first_dealer, number, players)
 
+    def explain(
+        self, record: Record[Rules, Deal], standings: Standings
+    ) -> tuple[tuple[Step, ...], ...]:
+        """The taker's bid made or failed (a boîte), the others' tricks, the win."""
+        out = []
+        scores = [0] * PLAYERS
+        for deal, result in zip(record.deals, standings.deals, strict=True):
+            scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
+            steps = _explain_deal(deal, result.deltas)
+            for mark in result.marks:
+                if mark.kind is MarkKind.WIN and mark.seat is not None:
+                    total = scores[mark.seat]
+                    steps.append(step("reaches", nothing(PLAYERS), who=mark.seat, total=total))
+            out.append(tuple(steps))
+        return tuple(out)
+
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat: bids taken, made, boîtes (a failed bid is a boîte), boulmous
         made and failed."""
@@ -362,6 +379,30 @@ def _placement_problems(deal: Deal, dealer: int, record: Record[Rules, Deal]) ->
                 )
             )
     return problems
+
+
+def _explain_deal(deal: Deal, deltas: Sequence[int]) -> list[Step]:
+    """One deal's steps, from what was entered and what it scored."""
+    if isinstance(deal, Passed):
+        return [step("passed", nothing(PLAYERS))]
+    taker = deal.taker
+    took = deal.tricks[taker]
+    if deal.is_boulmous:
+        code = "boulmous_made" if deal.made else "boulmous_failed"
+    else:
+        code = "taker_made" if deal.made else "taker_boite"
+    amount = deltas[taker]
+    steps = [
+        step(
+            code, only(PLAYERS, [taker], deltas), who=taker, bid=deal.bid, took=took, amount=amount
+        )
+    ]
+    others = [seat for seat in range(PLAYERS) if seat != taker and deltas[seat]]
+    if others:
+        steps.append(
+            step("others_tricks", only(PLAYERS, others, deltas), gains=gains(deltas, others))
+        )
+    return steps
 
 
 def deal_deltas(deal: Deal, rules: Rules) -> tuple[list[int], tuple[Mark, ...]]:

@@ -15,6 +15,7 @@ from enum import Enum, StrEnum
 from typing import Generic, Protocol, TypeVar
 
 from referee.engine.errors import Problem, problem
+from referee.engine.explain import Step
 from referee.engine.flags import Flag
 from referee.engine.settlement import Money, StakePer
 
@@ -154,6 +155,11 @@ class Game(Protocol[R, D]):
 
     #: The figures of `tally`, in the order a statistics page shows them.
     figures: tuple[Figure, ...]
+
+    def explain(self, record: Record[R, D], standings: Standings) -> tuple[tuple[Step, ...], ...]:
+        """Why each deal scored what it did: its steps (`referee.engine.explain`),
+        whose deltas add up to the deal's."""
+        ...
 
 
 #: Counts per seat, by figure (`Game.tally`).

@@ -35,6 +35,7 @@ MESSAGES: Final[dict[str, str]] = {
     "record_not_object": N_("a game record is a JSON object ({{...}})"),
     "format_unknown": N_('format {value} is not supported; expected "referee-game/1"'),
     "game_unknown": N_("unknown game {value}; known games: {games}"),
+    "trump_unknown": N_("{value} is not a trump of this game"),
     "players_not_list": N_("players must be a list of {expected} names"),
     "players_count": N_("this game needs {expected} players, the record has {count}"),
     "player_name": N_("the player at seat {seat} needs a name, not {value}"),

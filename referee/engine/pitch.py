@@ -24,6 +24,7 @@ from referee.engine.auction import (
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.explain import Step, gains, nothing, only, step
 from referee.engine.fields import (
     is_int,
     read_choice,
@@ -274,6 +275,20 @@ class Pitch:
     manche: int | None = None
     figures: tuple[Figure, ...] = FIGURES
 
+    def explain(
+        self, record: Record[Rules, Deal], standings: Standings
+    ) -> tuple[tuple[Step, ...], ...]:
+        """The points each side took, the bid made or set (or the moon), the
+        defenders' points, the win."""
+        players = len(record.players)
+        variant = record.rules.variant
+        scores = [0] * players
+        out = []
+        for deal, result in zip(record.deals, standings.deals, strict=True):
+            out.append(tuple(_explain_hand(deal, result, scores, players, variant.total)))
+            scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
+        return tuple(out)
+
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat, as the bidder (in team games too: the one who bid): bids,
         sets, moons tried and moons made."""
@@ -510,6 +525,58 @@ class Hand:
     deltas: tuple[int, ...]
     marks: tuple[Mark, ...]
     winners: tuple[int, ...]
+
+
+def _explain_hand(
+    deal: Deal, result: DealResult, before: Sequence[int], players: int, total: int
+) -> list[Step]:
+    """One hand's steps, from what was entered and what it scored."""
+    deltas = result.deltas
+    side = partners(deal.bidder, deal.partner, players)
+    defenders = [seat for seat in range(players) if seat not in side]
+    won = sum(POINT_VALUES[card] for card, seat in deal.points if seat is not None and seat in side)
+    lost = sum(
+        POINT_VALUES[card] for card, seat in deal.points if seat is not None and seat not in side
+    )
+    zero = nothing(players)
+    steps = [step("pitch_points", zero, side=side, points=won, total=total, others=lost)]
+    kinds = {mark.kind for mark in result.marks}
+    if MarkKind.MOON_FAILED in kinds:
+        steps.append(step("moon_failed", zero, side=side, points=won, total=total))
+    elif MarkKind.MOON_MADE in kinds:
+        reached = before[deal.bidder] + deltas[deal.bidder]
+        steps.append(
+            step(
+                "moon_made",
+                only(players, side, deltas),
+                side=side,
+                score=before[deal.bidder],
+                reached=reached,
+            )
+        )
+    else:
+        code = "pitch_set" if MarkKind.SET in kinds else "pitch_made"
+        steps.append(
+            step(
+                code,
+                only(players, side, deltas),
+                who=deal.bidder,
+                bid=deal.bid,
+                side=side,
+                amount=deltas[deal.bidder],
+            )
+        )
+    scoring = [seat for seat in defenders if deltas[seat]]
+    if scoring:
+        steps.append(
+            step("pitch_defenders", only(players, scoring, deltas), gains=gains(deltas, scoring))
+        )
+    winners = tuple(
+        mark.seat for mark in result.marks if mark.kind is MarkKind.WIN and mark.seat is not None
+    )
+    if winners:
+        steps.append(step("game_won", zero, side=winners))
+    return steps
 
 
 def play_hand(deal: Deal, rules: Rules, scores: Sequence[int], players: int) -> Hand:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import get_locale
+
 from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.models import Game
@@ -23,6 +25,8 @@ class Row:
     marks: list[tuple[str, int | None]] = field(default_factory=list)
     #: What each side scored, where it scored: [(names, delta)] ("Ana & Chloé", +4).
     scored: list[tuple[str, int]] = field(default_factory=list)
+    #: Why: the deal's arithmetic, step by step, in the player's language.
+    why: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -58,7 +62,12 @@ def build(game: Game, scored: Scored) -> Board:
     rules = GAMES[game.game]
     sides = rules.sides(players)
     labels = [" & ".join(game.players[seat] for seat in side) for side in sides]
-    for number, (result, stored) in enumerate(zip(standings.deals, game.deals, strict=True), 1):
+    lang = str(get_locale() or "fr")
+    names = tuple(game.players)
+    explained = rules.explain(scored.record, standings)
+    for number, (result, stored, steps) in enumerate(
+        zip(standings.deals, game.deals, explained, strict=True), 1
+    ):
         totals = [t + d for t, d in zip(totals, result.deltas, strict=True)]
         rows.append(
             Row(
@@ -73,6 +82,7 @@ def build(game: Game, scored: Scored) -> Board:
                     for label, side in zip(labels, sides, strict=True)
                     if result.deltas[side[0]]
                 ],
+                [step.text(names, lang) for step in steps],
             )
         )
     scores = standings.scores

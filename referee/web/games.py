@@ -54,6 +54,7 @@ from referee.web.pages import (
     game_page_tag,
     load,
     render_game_page,
+    why,
 )
 
 bp = Blueprint("games", __name__)
@@ -174,6 +175,7 @@ def _deal_page(
     number: int,
     errors: dict[str, list[str]] | None = None,
     preview: tuple[int, ...] | None = None,
+    preview_why: list[str] | None = None,
     editing: bool = False,
     status: int = 200,
     standings: Standings | None = None,
@@ -196,6 +198,7 @@ def _deal_page(
         number=number,
         errors=errors or {},
         preview=preview,
+        preview_why=preview_why or [],
         editing=editing,
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, number),
@@ -242,8 +245,14 @@ def deal(token: str) -> Page:
         return _deal_page(game, filled, number=number)
     try:
         if request.form.get("action") == "preview":
-            after = service.replay(game, [*(d.data for d in game.deals), entered])[0]
-            return _deal_page(game, values, number=number, preview=after.deals[-1].deltas)
+            after, _deals, record = service.replay(game, [*(d.data for d in game.deals), entered])
+            return _deal_page(
+                game,
+                values,
+                number=number,
+                preview=after.deals[-1].deltas,
+                preview_why=why(game, record, after, len(after.deals)),
+            )
         added = service.add_deal(game, entered, key=form_key(values.get("key")), number=opened_for)
     except service.DealTaken as taken:
         # Another phone recorded the deal this form was opened for: show it, keep
@@ -320,10 +329,14 @@ def preview_json(token: str) -> Response:
         deals.append(entered)
         number = len(deals)
     try:
-        after = service.replay(game, deals)[0]
+        after, _deals, record = service.replay(game, deals)
     except RulesError as error:
         return jsonify(ok=False, errors=messages_by_group(error.problems, number))
-    return jsonify(ok=True, deltas=[signed(d) for d in after.deals[number - 1].deltas])
+    return jsonify(
+        ok=True,
+        deltas=[signed(d) for d in after.deals[number - 1].deltas],
+        why=why(game, record, after, number),
+    )
 
 
 @bp.route("/g/<token>/deal/<int:number>/edit", methods=["GET", "POST"])

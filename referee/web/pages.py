@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 from flask import abort, render_template
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -48,6 +49,14 @@ def game_chart(game: Game, standings: Standings) -> Any:
     sides = GAMES[game.game].sides(len(names))
     labels = [" & ".join(names[seat] for seat in side) for side in sides]
     return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
+
+
+def why(game: Game, record: Any, standings: Standings, number: int) -> list[str]:
+    """Why deal `number` (from 1) scored what it did, step by step, in the player's
+    language (the engine's explanation)."""
+    lang = str(get_locale() or "fr")
+    steps = GAMES[game.game].explain(record, standings)[number - 1]
+    return [step.text(tuple(game.players), lang) for step in steps]
 
 
 def game_page_tag(token: str) -> str:

@@ -257,6 +257,9 @@ def test_preview_explains_and_choices_clear(
     expect(page.locator("label[for=tricks3_0]")).to_have_class("auto")
     expect(errors).to_be_empty()
     expect(page.locator(".preview.live li").first).to_contain_text("+3")
+    # Why, as the scores will say it (issue 18).
+    made = {"fr": "Ana a demandé 3 et fait 3", "en": "Ana bid 3 and took 3"}[words["lang"]]
+    expect(page.locator(".preview.live ol.why li").first).to_contain_text(made)
     page.locator("label[for=contract_hearts]").click()
     expect(page.locator("#contract_hearts")).not_to_be_checked()
     page.locator("label[for=take_0_3]").click()  # a grid cell too

@@ -376,6 +376,7 @@ def test_problem_at_deal_keeps_the_rest() -> None:
 
 
 def test_every_message_has_a_test() -> None:
+    from tests.cli.test_judge import JUDGE_CODES
     from tests.engine.test_bombu import ERRORS as BOMBU_CASES
     from tests.engine.test_bombu import OTHER_CODES as BOMBU_CODES
     from tests.engine.test_boundaries import CODES as BOUNDARY_CODES
@@ -387,6 +388,7 @@ def test_every_message_has_a_test() -> None:
     tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
     tested |= {c[2] for c in BOMBU_CASES} | BOMBU_CODES
     tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES | BOUNDARY_CODES | TABLE_CODES
+    tested |= JUDGE_CODES
     assert set(MESSAGES) == tested
 
 

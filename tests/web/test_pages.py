@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,39 @@ def test_new_game_form_preselects_the_defaults(client: FlaskClient) -> None:
     assert 'name="rule_defenders_score" checked' in page
     assert 'name="rule_dirty" checked' not in page
     assert 'id="rule_points_10" name="rule_points" value="10" checked' in page
+
+
+def test_a_deal_of_the_history_says_why_it_scored_so(client: FlaskClient) -> None:
+    """Tapped open ("Why?"), each deal of the history gives its arithmetic (issue 18),
+    in the player's language, on the editors' page and the spectators'."""
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    form = {"action": "save", "taker": "1", "bid": "4", "contract": "spades"}
+    form.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 3, 1, 1])})
+    client.post(f"/g/{token}/deal", data=form)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "<summary>Pourquoi ?</summary>".replace(" ?", "\u202f?") in page
+    assert "Bruno a demandé 4 et fait 3\u202f: boîte, −4." in page
+    client.get("/lang/en")
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "<li>Bruno bid 4 and took 3: boîte, −4.</li>" in page
+    assert "<li>The others score their tricks: Ana +1, Chloé +1, Driss +1.</li>" in page
+    viewer = re.search(
+        r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}/share").get_data(as_text=True)
+    )
+    assert viewer is not None
+    assert "Bruno bid 4 and took 3" in client.get(f"/v/{viewer.group(1)}").get_data(as_text=True)
+
+
+def test_the_preview_says_why_with_and_without_javascript(client: FlaskClient) -> None:
+    client.get("/lang/en")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    form = {"taker": "0", "bid": "3", "contract": "hearts"}
+    form.update({f"tricks{seat}": str(n) for seat, n in enumerate([3, 1, 1, 1])})
+    answer = client.post(f"/g/{token}/preview.json", data=form).get_json()
+    assert answer["ok"] is True
+    assert answer["why"] == [
+        "Ana bid 3 and took 3: made, +3.",
+        "The others score their tricks: Bruno +1, Chloé +1, Driss +1.",
+    ]
+    page = client.post(f"/g/{token}/deal", data={**form, "action": "preview"})
+    assert '<ol class="why"><li>Ana bid 3 and took 3: made, +3.</li>' in page.get_data(as_text=True)

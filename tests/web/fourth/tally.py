@@ -59,6 +59,16 @@ class Tally:
     #: What a table's statistics count of it: the deals where a player made the most.
     figures = (Figure("full_deals"),)
 
+    def explain(self, record: Record[Rules, Deal], standings: Standings) -> Any:
+        """Each deal: the points each player wrote down."""
+        from referee.engine.explain import gains, step
+
+        seats = range(len(record.players))
+        return tuple(
+            (step("points", result.deltas, gains=gains(result.deltas, seats)),)
+            for result in standings.deals
+        )
+
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Counts:
         full = [0] * len(record.players)
         for deal in record.deals:
