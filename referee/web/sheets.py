@@ -35,8 +35,9 @@ bp = Blueprint("sheets", __name__)
 PAGE_SIZES = {"a4": "A4", "letter": "letter"}
 
 
-def sheet_html(game: Game, size: str = "a4") -> str:
-    """The score sheet of `game` as HTML, in the current language."""
+def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
+    """The score sheet of `game` as HTML, in the current language; `why`: with each
+    deal's reasons after the deals (the board's, as the history shows them)."""
     from flask import render_template
 
     size = size if size in PAGE_SIZES else "a4"
@@ -55,6 +56,7 @@ def sheet_html(game: Game, size: str = "a4") -> str:
         changes=list(game.changes),
         colours=COLOURS,
         page_size=PAGE_SIZES[size] + (" landscape" if ledger.landscape else ""),
+        why=why,
     )
 
 
@@ -130,14 +132,15 @@ def sheet(token: str) -> Response:
         abort(404)
     size = request.args.get("size", "a4")
     size = size if size in PAGE_SIZES else "a4"
+    why = request.args.get("why") == "1"
     cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
 
     def make() -> tuple[bytes, str]:
         game = load(token)
-        return renderer().render(sheet_html(game, size)), file_name(game, "pdf")
+        return renderer().render(sheet_html(game, size, why)), file_name(game, "pdf")
 
     # A hit costs one small query: the game and its deals are read only on a miss.
-    data, name = cache.get_or_make((token, version, str(get_locale()), size), make)
+    data, name = cache.get_or_make((token, version, str(get_locale()), size, why), make)
     return pdf_response(data, name)
 
 

@@ -533,3 +533,18 @@ def test_warm_gets_a_first_sheet_ready(app: Flask, monkeypatch: pytest.MonkeyPat
     assert ledger._advances.cache_info().currsize == 1
     cached = {key[1] for key in app.jinja_env.cache or {}}
     assert {"pdf/sheet.html", "_macros.html"} <= cached
+
+
+def test_a_sheet_with_the_reasons(client: FlaskClient) -> None:
+    """On request (issue 18), the sheet gives each deal's reasons after the deals."""
+    client.get("/lang/en")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    form = {"action": "save", "taker": "1", "bid": "4", "contract": "spades"}
+    form.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 3, 1, 1])})
+    client.post(f"/g/{token}/deal", data=form)
+    plain = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf").data))
+    assert "boîte, −4" not in "".join(p.extract_text() for p in plain.pages)
+    sheet = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf?why=1").data))
+    text = "".join(p.extract_text() for p in sheet.pages)
+    assert "Why each deal scored so" in text
+    assert "Bruno bid 4 and took 3: boîte, −4." in text
