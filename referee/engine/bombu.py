@@ -19,6 +19,7 @@ from referee.engine.explain import Step, gains, only, step
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
+    BidOutcome,
     DealResult,
     Figure,
     Mark,
@@ -191,6 +192,10 @@ class Bombu:
             tuple(_explain_deal(deal, result.deltas))
             for deal, result in zip(record.deals, standings.deals, strict=True)
         )
+
+    def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
+        """No bids: the contract is the dealer's choice."""
+        return ()
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat: capots, Réussite first and second places, and each contract's

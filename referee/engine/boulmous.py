@@ -25,6 +25,7 @@ from referee.engine.fields import (
 )
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
+    BidOutcome,
     DealResult,
     Figure,
     Mark,
@@ -206,6 +207,29 @@ class Boulmous:
                     total = scores[mark.seat]
                     steps.append(step("reaches", nothing(PLAYERS), who=mark.seat, total=total))
             out.append(tuple(steps))
+        return tuple(out)
+
+    def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
+        """Each bid from 3 to boulmous: made (+the bid, or the tricks taken), failed
+        (a boîte: −the bid), the boulmous' stakes, who would reach the target."""
+        rules = record.rules
+        by_tricks = rules.taker_scores is TakerScores.TRICKS
+        out = []
+        for bid in range(MIN_BID, BOULMOUS + 1):
+            wins = tuple(
+                seat for seat in range(PLAYERS) if standings.scores[seat] + bid >= rules.target
+            )
+            out.append(
+                BidOutcome(
+                    str(dump_bid(bid)),
+                    bid,
+                    by_tricks and bid < BOULMOUS,
+                    -bid,
+                    plus_taken=rules.failed_taker_keeps_tricks,
+                    stakes=1 if bid == BOULMOUS else 0,
+                    wins=() if standings.finished else wins,
+                )
+            )
         return tuple(out)
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:

@@ -65,6 +65,30 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class BidOutcome:
+    """What a bid would give its taker now, from the players' current scores (issue
+    18, item 2): made and failed, the stakes it moves, who would win by making it."""
+
+    #: The bid as the record writes it ("4", "boulmous", "moon").
+    bid: str
+    #: The taker's (his side's) change when made: at least this (`more`: the tricks
+    #: or points taken beyond the bid count too). None: it depends on the score
+    #: (a moon: `reaches`).
+    made: int | None
+    more: bool
+    #: The change when failed; None: the game is lost (a failed moon).
+    failed: int | None
+    #: Failed, the tricks taken are kept on top (a house rule).
+    plus_taken: bool = False
+    #: Stakes each other player pays the taker when made, and he pays each when failed.
+    stakes: int = 0
+    #: Where a moon takes each seat's score when made (None: not a moon).
+    reaches: tuple[int, ...] | None = None
+    #: The seats that, bidding it and making it, would win the game now.
+    wins: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """What one deal did: each seat's change of score, who dealt, and its marks."""
 
@@ -145,6 +169,10 @@ class Game(Protocol[R, D]):
 
     def score(self, record: Record[R, D]) -> Standings:
         """Play the deals in order; raise `RulesError` for the first impossible one."""
+        ...
+
+    def bids_now(self, record: Record[R, D], standings: Standings) -> tuple[BidOutcome, ...]:
+        """What each bid would give, from the current scores (empty: no bids)."""
         ...
 
     def tally(self, record: Record[R, D], standings: Standings) -> Tally:

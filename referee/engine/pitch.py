@@ -34,6 +34,7 @@ from referee.engine.fields import (
 )
 from referee.engine.flags import Flag, read_flags
 from referee.engine.game import (
+    BidOutcome,
     DealResult,
     Figure,
     Mark,
@@ -287,6 +288,26 @@ class Pitch:
         for deal, result in zip(record.deals, standings.deals, strict=True):
             out.append(tuple(_explain_hand(deal, result, scores, players, variant.total)))
             scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
+        return tuple(out)
+
+    def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
+        """Each bid from 4 to the variant's total: made (+the bid, or the points
+        taken), set (−the bid), who would reach the target; and the moon: each side
+        to the target from a score of 0 or more (to 0 from below), or the game lost."""
+        rules = record.rules
+        scores = standings.scores
+        players = len(record.players)
+        by_points = rules.bidder_scores is BidderScores.POINTS
+        live = not standings.finished
+        out = []
+        for bid in range(MIN_BID, rules.variant.total + 1):
+            wins = tuple(s for s in range(players) if scores[s] + bid >= rules.target)
+            out.append(BidOutcome(str(bid), bid, by_points, -bid, wins=wins if live else ()))
+        reaches = tuple(rules.target if score >= 0 else 0 for score in scores)
+        wins = tuple(s for s in range(players) if reaches[s] >= rules.target)
+        out.append(
+            BidOutcome(MOON_WORD, None, False, None, reaches=reaches, wins=wins if live else ())
+        )
         return tuple(out)
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:

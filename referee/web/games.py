@@ -181,7 +181,8 @@ def _deal_page(
     standings: Standings | None = None,
     taken: list[Row] | None = None,
 ) -> Page:
-    standings = standings or service.standings_of(game)
+    scored = service.scored(game)
+    standings = standings or scored.standings
     action = (
         url_for("games.edit", token=game.token, number=number)
         if editing
@@ -203,6 +204,7 @@ def _deal_page(
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, number),
         taken=taken,
+        bid_outcomes=() if editing else GAMES[game.game].bids_now(scored.record, standings),
     )
     return page, status
 

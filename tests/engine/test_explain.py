@@ -202,3 +202,34 @@ def pitch_games(draw: st.DrawFn) -> dict[str, Any]:
 @given(pitch_games())
 def test_property_pitch_steps_add_up(record: dict[str, Any]) -> None:
     explained(record, "en")
+
+
+def outcomes(record: dict[str, Any]) -> dict[str, Any]:
+    parsed = parse_record(record)
+    return {o.bid: o for o in GAMES[parsed.game].bids_now(parsed, score_record(parsed))}
+
+
+def test_what_each_boulmous_bid_gives_now() -> None:
+    rules = {"target": 5, "taker_scores": "bid", "failed_taker_keeps_tricks": True}
+    bids = outcomes(boulmous_record([played(1, 3, [1, 3, 1, 1])], rules=rules))
+    assert list(bids) == ["3", "4", "5", "boulmous"]
+    three = bids["3"]
+    assert (three.made, three.more, three.failed, three.plus_taken) == (3, False, -3, True)
+    assert three.wins == (1,)  # Bruno: 3 + 3 reaches 5
+    assert bids["4"].wins == (0, 1, 2, 3)  # everyone with 1 or more
+    assert (bids["boulmous"].made, bids["boulmous"].stakes) == (6, 1)
+    default = outcomes(boulmous_record([]))["4"]
+    assert (default.more, default.plus_taken, default.wins) == (True, False, ())
+
+
+def test_what_each_pitch_bid_and_the_moon_give_now() -> None:
+    set_hand = hand(0, 6, pitch_points(default=1))  # Dale & Earl −6; Rhonda & Peggy +10
+    bids = outcomes(pitch_record([set_hand], rules={"target": 14}))
+    assert list(bids) == ["4", "5", "6", "7", "8", "9", "10", "moon"]
+    assert (bids["4"].made, bids["4"].failed, bids["4"].wins) == (4, -4, (1, 3))
+    moon = bids["moon"]
+    assert (moon.made, moon.failed) == (None, None)  # a failed moon loses the game
+    assert moon.reaches == (0, 14, 0, 14)  # from −6: to 0; from 10: to the target
+    assert moon.wins == (1, 3)
+    won = outcomes(pitch_record([hand(3, "moon", pitch_points(default=3))]))
+    assert won["moon"].wins == ()  # the game is over

@@ -280,3 +280,32 @@ def test_the_preview_says_why_with_and_without_javascript(client: FlaskClient) -
     ]
     page = client.post(f"/g/{token}/deal", data={**form, "action": "preview"})
     assert '<ol class="why"><li>Ana bid 3 and took 3: made, +3.</li>' in page.get_data(as_text=True)
+
+
+def test_what_each_bid_gives_now_before_the_auction(client: FlaskClient) -> None:
+    """From the current scores (issue 18, item 2): each bid made and failed, the
+    boulmous' stakes, who would reach the target; in Pitch the set and the moon."""
+    client.get("/lang/en")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"], rule_target="5")
+    form = {"action": "save", "taker": "1", "bid": "3", "contract": "spades"}
+    form.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 3, 1, 1])})
+    client.post(f"/g/{token}/deal", data=form)  # Ana 1, Bruno 3, Chloé 1, Driss 1
+    page = client.get(f"/g/{token}/deal").get_data(as_text=True)
+    table = page[
+        page.index('class="bids-now card"') : page.index("</details>", page.index("bids-now"))
+    ]
+    rows = re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', table, re.S)
+    words = {bid: re.sub(r"<[^>]+>", " ", cells).split() for bid, cells in rows}
+    # The taker scores his tricks (the default): "or more"; 3 + 3 reaches 5.
+    assert words["3"] == ["+3", "or", "more", "−3", "Bruno"]
+    assert words["4"] == ["+4", "or", "more", "−4", "Ana,", "Bruno,", "Chloé,", "Driss"]
+    assert words["Boulmous (6)"][:2] == ["+6", "and"]
+    assert "and 1 stake to each" in table
+    pitch = new_game(client, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"], rule_target="11")
+    page = client.get(f"/g/{pitch}/deal").get_data(as_text=True)
+    assert "Dale &amp; Earl → 11" in page
+    assert "the game is lost" in page
+    client.get("/lang/fr")
+    page = client.get(f"/g/{pitch}/deal").get_data(as_text=True)
+    assert "Ce que donne chaque enchère maintenant" in page
+    assert "la partie est perdue" in page

@@ -59,6 +59,10 @@ class Tally:
     #: What a table's statistics count of it: the deals where a player made the most.
     figures = (Figure("full_deals"),)
 
+    def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> Any:
+        """No bids in Tally."""
+        return ()
+
     def explain(self, record: Record[Rules, Deal], standings: Standings) -> Any:
         """Each deal: the points each player wrote down."""
         from referee.engine.explain import gains, step
