@@ -12,7 +12,10 @@ document.addEventListener("submit", (event) => {
   if (event.defaultPrevented) return;
   const form = event.target;
   window.setTimeout(() => {
-    form.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    form.querySelectorAll("button:not([disabled])").forEach((b) => {
+      b.disabled = true;
+      b.dataset.sending = "1";  // put back by pageshow, unlike a button the page disabled
+    });
   }, 0);
 });
 
@@ -175,9 +178,13 @@ document.querySelectorAll("a.lang").forEach((link) => {
   });
 });
 
-// Coming back to a page (back button): its buttons work again.
+// Coming back to a page (back button): the buttons its sending disabled work again
+// (not those the page itself shows disabled: a Réussite card that does not fit).
 window.addEventListener("pageshow", () => {
-  document.querySelectorAll("button[disabled]").forEach((b) => { b.disabled = false; });
+  document.querySelectorAll("button[data-sending]").forEach((b) => {
+    b.disabled = false;
+    delete b.dataset.sending;
+  });
 });
 
 // Live preview: what the deal being typed would give, asked of the server as you go;

@@ -40,6 +40,7 @@ NO_STORE = frozenset(
         "games.import_game",
         "share.share",
         "tools.trick",
+        "tools.reussite",
         # A table's players' pages carry its link, its games' links or forms.
         "tables.new",
         "tables.show",

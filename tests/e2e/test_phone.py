@@ -19,7 +19,8 @@ AXE = Axe()
 SMALL_TARGETS = """() => {
   const small = [];
   for (const el of document.querySelectorAll(
-      'button, .button, .pills label, input:not([type=hidden]):not([type=radio]), select')) {
+      // A pill's own input is hidden: its label is what the thumb taps (measured).
+      'button, .button, .pills label, input:not([type=hidden]):not([type=radio]):not(.pills input), select')) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;  // not shown
     if (box.height < 44 || box.width < 44) small.push(el.outerHTML.slice(0, 80));

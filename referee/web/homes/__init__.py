@@ -114,6 +114,8 @@ class Home(ABC):
     template_folder: ClassVar[Path | None] = None
     #: A short record of the game with a deal and a stake (the sheets warm up on it).
     sample: ClassVar[dict[str, Any] | None] = None
+    #: Whether the game has a Réussite for its referee page to follow (Bombu).
+    reussite: ClassVar[bool] = False
     #: The words of the game's statistics (`Game.figures`' keys), as players say them.
     figure_words: ClassVar[Mapping[str, Any]] = {}
 
@@ -125,6 +127,10 @@ class Home(ABC):
     def template(self, part: str) -> str:
         """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
         return f"{self.key}/{part}.html"
+
+    def reussite_deck(self) -> list[list[Any]]:
+        """The Réussite's deck, a row per suit (games with a Réussite: `reussite`)."""
+        return []
 
     def figure_word(self, key: str) -> Any:
         """One of the game's statistics (a key of `Game.figures`) in the player's words."""

@@ -44,6 +44,7 @@ class Bombu(Home):
         c.value for c in Contract if "finish" in bombu.CONTRACT_FIELDS[c]
     )
     with_capot: ClassVar[frozenset[str]] = frozenset(c.value for c in Contract if c.allows_capot)
+    reussite: ClassVar[bool] = True
     figure_words: ClassVar[Mapping[str, Any]] = {
         "capots": _l("capots"),
         "reussite_first": _l("Réussite: first out"),
@@ -74,6 +75,13 @@ class Bombu(Home):
             order = [form_value(form.get(f"finish{place}")) for place in range(players)]
             deal["finish"] = [seat for seat in order if seat is not None]
         return deal
+
+    def reussite_deck(self) -> list[list[Any]]:
+        """The deck of the Réussite, a row per suit in natural order (7 to A)."""
+        from referee.engine.cards import Card, Suit
+
+        ranks = sorted(bombu.RANKS)
+        return [[Card(rank, suit) for rank in ranks] for suit in Suit]
 
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """No trump: the highest card of the suit led, A 10 K Q J 9 8 7."""
