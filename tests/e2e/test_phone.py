@@ -20,7 +20,8 @@ SMALL_TARGETS = """() => {
   const small = [];
   for (const el of document.querySelectorAll(
       // A pill's own input is hidden: its label is what the thumb taps (measured).
-      'button, .button, .pills label, input:not([type=hidden]):not([type=radio]):not(.pills input), select')) {
+      'button, .button, .pills label, select, '
+      + 'input:not([type=hidden]):not([type=radio]):not(.pills input)')) {
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;  // not shown
     if (box.height < 44 || box.width < 44) small.push(el.outerHTML.slice(0, 80));
