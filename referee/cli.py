@@ -170,6 +170,9 @@ def judge_command(
         return 0
     winner = verdict["winner"]
     print(translate(lang, _JUDGE_WINNER).format(n=winner + 1, card=cards[winner]), file=stdout)
+    seats = tuple(str(n) for n in range(1, count + 1))
+    for why in verdict.get("reasons", []):
+        print(why.text(seats, lang), file=stdout)
     from referee.engine.messages import WORDS
 
     for card, seat in points.items():

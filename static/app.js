@@ -475,3 +475,33 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   window.addEventListener("offline", () => { if (!window.refereeQueue) line(body.offline, "offline"); });
   window.addEventListener("online", () => { if (!window.refereeQueue) line(body.back, "online"); });
 })();
+
+// The trick judge's cards, tapped in: each at the end of the box, one taken back.
+document.querySelectorAll(".deck-picker").forEach((picker) => {
+  const box = document.getElementById(picker.dataset.for);
+  if (!box) return;
+  picker.hidden = false;
+  picker.querySelectorAll("[data-card]").forEach((button) => {
+    button.addEventListener("click", () => {
+      box.value = `${box.value.trim()} ${button.dataset.card}`.trim();
+    });
+  });
+  const back = picker.querySelector("[data-card-back]");
+  if (back) back.addEventListener("click", () => {
+    box.value = box.value.trim().split(/\s+/).slice(0, -1).join(" ");
+  });
+});
+
+// The trick judge opened from a deal form takes the trump chosen there.
+document.querySelectorAll("a[data-judge]").forEach((link) => {
+  const form = document.querySelector("form.deal-form");
+  if (!form) return;
+  const update = () => {
+    const chosen = form.querySelector("input[name=contract]:checked, input[name=trump]:checked");
+    const url = new URL(link.href, location.href);
+    if (chosen) url.searchParams.set("trump", chosen.value); else url.searchParams.delete("trump");
+    link.href = url.pathname + url.search;
+  };
+  form.addEventListener("change", update);
+  update();
+});

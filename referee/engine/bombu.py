@@ -15,7 +15,7 @@ from typing import Final
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.explain import Step, gains, only, step
+from referee.engine.explain import Step, gains, only, reason, step
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
@@ -597,6 +597,13 @@ def trick_winner(cards: Sequence[Card]) -> int:
         return len(TRICK_ORDER) - TRICK_ORDER.index(card.rank) if card.suit is led else 0
 
     return max(range(len(cards)), key=lambda i: power(cards[i]))
+
+
+def trick_reason(cards: Sequence[Card]) -> Step:
+    """Why the winning card of a trick wins: no trump, the order A 10 K Q J 9 8 7."""
+    card = cards[trick_winner(cards)]
+    order = " ".join(rank.label for rank in TRICK_ORDER)
+    return reason("highest_led_order", card=str(card), order=order)
 
 
 def legal_plays(hand: Sequence[Card], led: Card | None) -> tuple[Card, ...]:

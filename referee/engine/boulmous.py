@@ -15,7 +15,7 @@ from referee.engine.auction import Call, caller, dump_auction, highest_call, rea
 from referee.engine.cards import Card, Rank, Suit, check_cards
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.explain import Step, gains, nothing, only, step
+from referee.engine.explain import Step, gains, nothing, only, reason, step
 from referee.engine.fields import (
     is_int,
     read_choice,
@@ -529,6 +529,19 @@ def trick_winner(cards: Sequence[Card], contract: Contract) -> int:
         return 0  # a discard never wins
 
     return max(range(len(cards)), key=lambda i: power(cards[i]))
+
+
+def trick_reason(cards: Sequence[Card], contract: Contract) -> Step:
+    """Why the winning card of a trick wins (the trick judge's words)."""
+    card = cards[trick_winner(cards, contract)]
+    trump = contract.trump
+    if trump is not None and effective_suit(card, contract) is trump:
+        if card.rank is Rank.JACK:
+            if card.suit is trump:
+                return reason("right_bower", card=str(card))
+            return reason("left_bower", card=str(card), first=str(Card(Rank.JACK, trump)))
+        return reason("highest_trump", card=str(card))
+    return reason("highest_led", card=str(card))
 
 
 def legal_plays(hand: Sequence[Card], led: Card | None, contract: Contract) -> tuple[Card, ...]:

@@ -54,7 +54,19 @@ EXPLANATIONS: Final[dict[str, str]] = {
     "game_won": N_("{side} {n|wins|win} the game."),
     # Any game
     "points": N_("Points: {gains}."),
+    # Why a card wins a trick (the trick judge)
+    "right_bower": N_("{card} is the trump jack: the highest card of all."),
+    "left_bower": N_("{card} is trump here: the same-colour jack, second after {first}."),
+    "highest_trump": N_("{card} is the highest trump played."),
+    "highest_led": N_("No trump was played: {card} is the highest of the suit led."),
+    "highest_led_order": N_("{card} is the highest of the suit led ({order})."),
+    "two_kept": N_("The 2 goes to whoever played it."),
 }
+
+
+def reason(code: str, **params: object) -> Step:
+    """Why a card wins a trick: a step that moves no points."""
+    return Step(code, (), MappingProxyType(dict(params)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from referee.engine.auction import (
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.explain import Step, gains, nothing, only, step
+from referee.engine.explain import Step, gains, nothing, only, reason, step
 from referee.engine.fields import (
     is_int,
     read_choice,
@@ -762,10 +762,11 @@ _OFF_POINTS: Final[dict[Rank, PointCard]] = {
 
 @dataclass(frozen=True, slots=True)
 class TrickResult:
-    """Who won a trick, and who scores each point card in it."""
+    """Who won a trick, and who scores each point card in it; and why."""
 
     winner: int
     points: tuple[tuple[PointCard, int], ...]
+    reasons: tuple[Step, ...] = ()
 
 
 def judge_trick(
@@ -808,7 +809,11 @@ def judge_trick(
             continue
         keeps = key in (P.TWO, P.OFF_TWO) and not rules.dirty
         scored.append((key, seat if keeps else winner))
-    return TrickResult(winner, tuple(scored))
+    best = next(card for seat, card in plays if seat == winner)
+    why = [reason("highest_trump", card=str(best))]
+    if any(key in (P.TWO, P.OFF_TWO) and seat != winner for key, seat in scored):
+        why.append(reason("two_kept"))
+    return TrickResult(winner, tuple(scored), tuple(why))
 
 
 PITCH_GAME: Final = Pitch()

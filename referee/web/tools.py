@@ -6,10 +6,11 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import get_locale
 
 from referee.engine.errors import RulesError
 from referee.services import games as service
-from referee.web.forms import messages_by_group
+from referee.web.forms import messages_by_group, whole
 from referee.web.homes import home_of
 from referee.web.pages import Page, engine_rules, load
 
@@ -21,19 +22,44 @@ def trick(token: str) -> Page:
     """Who wins this trick? Type the cards in the order they were played."""
     game = load(token)
     rules = engine_rules(game)
+    this = home_of(game.game)
+    players = len(game.players)
     verdict = None
     errors: dict[str, list[str]] = {}
-    values = {"trump": request.form.get("trump", "hearts"), "cards": request.form.get("cards", "")}
+    # The trump of the deal being entered comes with the link (?trump=), the leader too.
+    trump = request.values.get("trump", "")
+    trump = trump if trump in this.judge_trumps else (this.judge_trumps or ("",))[0]
+    leader = whole(request.values.get("leader")) or 0
+    values = {
+        "trump": trump,
+        "cards": request.form.get("cards", ""),
+        "leader": str(leader % players),
+    }
+    winner_name = None
+    reasons: list[str] = []
     if request.method == "POST":
         try:
             cards = values["cards"][:200].split()
-            verdict = home_of(game.game).judge(values["trump"], cards, rules, len(game.players))
+            verdict = this.judge(trump, cards, rules, players)
         except (RulesError, ValueError) as error:
             problems = error.problems if isinstance(error, RulesError) else []
             errors = messages_by_group(problems, None) if problems else {"trump": ["?"]}
+        else:
+            lang = str(get_locale() or "fr")
+            names = tuple(game.players)
+            winner_name = names[(leader + verdict["winner"]) % players]
+            reasons = [step.text(names, lang) for step in verdict.get("reasons", [])]
     status = 422 if errors else 200
     page = render_template(
-        "judge.html", game=game, values=values, verdict=verdict, errors=errors, rules=rules
+        "judge.html",
+        game=game,
+        values=values,
+        verdict=verdict,
+        errors=errors,
+        rules=rules,
+        deck=this.judge_deck(rules),
+        winner_name=winner_name,
+        reasons=reasons,
     )
     return page, status
 

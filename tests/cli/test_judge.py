@@ -58,6 +58,8 @@ def test_the_verdict_in_words_in_both_languages() -> None:
     _status, out, _ = judge("AH", "2H", game="pitch")
     assert out.splitlines() == [
         "card 1 wins: AH",
+        "A♥ is the highest trump played.",
+        "The 2 goes to whoever played it.",
         "The ace: to the player of card 1",
         "The two: to the player of card 2",
     ]

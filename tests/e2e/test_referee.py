@@ -36,3 +36,29 @@ def test_the_reussite_referee_on_a_phone(phone: tuple[Page, Watch, str]) -> None
     expect(page.locator(".verdict")).to_contain_text("J♥")
     check(page, watch)
     shot(page, "reussite-fr")
+
+
+def test_the_trick_judge_with_the_cards_tapped(phone: tuple[Page, Watch, str]) -> None:
+    """From the deal being entered (its trump comes along), the cards tapped from the
+    game's deck, the leader chosen: the winner named, and why (issue 18, item 3)."""
+    page, watch, base = phone
+    page.goto(base + "/new?game=boulmous")
+    for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
+        page.fill(f"#player{seat}", name)
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_role("link", name="Saisir la donne").click()
+    page.locator("label[for=contract_spades]").click()
+    page.locator("a[data-judge]").click()
+    expect(page.locator("#trump_spades")).to_be_checked()
+    page.select_option("#leader", "2")  # Chloé leads
+    for card in ("9♠", "J♣", "A♠", "J♠"):
+        page.locator(f"button[data-card='{card}']").click()
+    page.get_by_role("button", name="Reprendre la dernière carte").click()
+    expect(page.locator("#cards")).to_have_value("9♠ J♣ A♠")
+    check(page, watch)
+    page.get_by_role("button", name="Arbitrer").click()
+    verdict = page.locator(".verdict")
+    expect(verdict).to_contain_text("Driss remporte le pli avec J♣ (carte 2).")
+    expect(verdict).to_contain_text("J♣ est atout ici\u202f: le valet de la même couleur")
+    check(page, watch)
+    shot(page, "trick-judge-fr")

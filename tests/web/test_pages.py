@@ -168,20 +168,43 @@ def test_finished_game_takes_no_more_deals(client: FlaskClient) -> None:
 
 
 def test_trick_judge(client: FlaskClient) -> None:
+    """The player who wins, counted from the leader, and why (issue 18, item 3)."""
     client.get("/lang/en?next=/")
     token = new_game(client, "boulmous", PLAYERS)
     page = client.post(f"/g/{token}/judge", data={"trump": "hearts", "cards": "AH JD KH QH"})
-    assert "Card 2 wins: JD" in page.get_data(as_text=True)
+    text = page.get_data(as_text=True)
+    assert "Bruno wins the trick with JD (card 2)." in text
+    assert "J♦ is trump here: the same-colour jack, second after J♥." in text
+    led_by_chloe = {"trump": "hearts", "cards": "AH JD JH", "leader": "2"}
+    text = client.post(f"/g/{token}/judge", data=led_by_chloe).get_data(as_text=True)
+    assert "Ana wins the trick with JH (card 3)." in text  # Chloé, Driss, then Ana
+    assert "J♥ is the trump jack: the highest card of all." in text
+    text = client.post(
+        f"/g/{token}/judge", data={"trump": "no-trump", "cards": "9S AS KD"}
+    ).get_data(as_text=True)
+    assert "No trump was played: A♠ is the highest of the suit led." in text
     bad = client.post(f"/g/{token}/judge", data={"trump": "hearts", "cards": "AH XX"})
     assert bad.status_code == 422
     assert "is not a card" in bad.get_data(as_text=True)
+    # The deal form's link carries its trump; the judge opens with it chosen.
+    assert 'data-judge href="/g/' in client.get(f"/g/{token}/deal").get_data(as_text=True)
+    form = client.get(f"/g/{token}/judge?trump=spades").get_data(as_text=True)
+    assert 'value="spades" checked' in form
+    assert 'data-card="8♠"' not in form  # Boulmous' deck: 9 to the ace
+    assert 'data-card="9♠"' in form
     pitch = new_game(client, "pitch", ["A", "B", "C", "D"])
     page = client.post(f"/g/{pitch}/judge", data={"trump": "hearts", "cards": "2H AH"})
     text = page.get_data(as_text=True)
-    assert "Card 2 wins" in text
+    assert "B wins the trick with AH (card 2)." in text
+    assert "The 2 goes to whoever played it." in text
     bombu = new_game(client, "bombu", ["A", "B", "C", "D"])
-    page = client.post(f"/g/{bombu}/judge", data={"trump": "hearts", "cards": "KS 10S"})
-    assert "Card 2 wins: 10S" in page.get_data(as_text=True)
+    page = client.post(f"/g/{bombu}/judge", data={"cards": "KS 10S"})
+    text = page.get_data(as_text=True)
+    assert "B wins the trick with 10S (card 2)." in text
+    assert "10♠ is the highest of the suit led (A 10 K Q J 9 8 7)." in text
+    client.get("/lang/fr")
+    text = client.post(f"/g/{bombu}/judge", data={"cards": "KS 10S"}).get_data(as_text=True)
+    assert "B remporte le pli avec 10S (carte 2)." in text
 
 
 def test_rules_page_shows_house_rules(client: FlaskClient) -> None:

@@ -128,6 +128,11 @@ class Home(ABC):
         """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
         return f"{self.key}/{part}.html"
 
+    def judge_deck(self, rules: Any) -> list[list[str]]:
+        """The cards the trick judge offers to tap, a row per suit (the game's deck
+        under these rules); none: the cards are typed."""
+        return []
+
     def reussite_deck(self) -> list[list[Any]]:
         """The Réussite's deck, a row per suit (games with a Réussite: `reussite`)."""
         return []

@@ -83,9 +83,14 @@ class Bombu(Home):
         ranks = sorted(bombu.RANKS)
         return [[Card(rank, suit) for rank in ranks] for suit in Suit]
 
+    def judge_deck(self, rules: Any) -> list[list[str]]:
+        """32 cards: 7 to the ace of each suit."""
+        return [[str(card) for card in row] for row in self.reussite_deck()]
+
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """No trump: the highest card of the suit led, A 10 K Q J 9 8 7."""
-        return {"winner": bombu.trick_winner(parse_cards(cards, "trick"))}
+        played = parse_cards(cards, "trick")
+        return {"winner": bombu.trick_winner(played), "reasons": [bombu.trick_reason(played)]}
 
     def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
         """A table per manche, each manche's dealer to the right of the last."""

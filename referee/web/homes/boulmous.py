@@ -79,10 +79,20 @@ class Boulmous(Home):
             values[f"call{position}"] = str(call)
         return values
 
+    def judge_deck(self, rules: Any) -> list[list[str]]:
+        """24 cards: 9 to the ace of each suit."""
+        from referee.engine.cards import Card, Suit
+
+        return [[str(Card(rank, suit)) for rank in boulmous.RANKS] for suit in Suit]
+
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """The bowers, then the trumps, then the suit led."""
         played = parse_cards(cards, "trick")
-        return {"winner": boulmous.trick_winner(played, boulmous.Contract(trump))}
+        contract = boulmous.Contract(trump)
+        return {
+            "winner": boulmous.trick_winner(played, contract),
+            "reasons": [boulmous.trick_reason(played, contract)],
+        }
 
 
 HOME = Boulmous()

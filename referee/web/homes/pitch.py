@@ -83,11 +83,25 @@ class Pitch(Home):
             values[f"call{position}"] = str(call)
         return values
 
+    def judge_deck(self, rules: Any) -> list[list[str]]:
+        """52 cards (only trumps may be played: the judge says so), and the jokers
+        where the variant has them."""
+        from referee.engine.cards import Card, Rank
+
+        rows = [[str(Card(rank, suit)) for rank in sorted(Rank)] for suit in Suit]
+        if rules.variant.jokers:
+            rows.append([str(pitch.Joker.HIGH), str(pitch.Joker.LOW)])
+        return rows
+
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """Trumps only; who wins, and who scores each point card (a 2: its player)."""
         plays = [(seat, pitch.parse_card(text)) for seat, text in enumerate(cards)]
         result = pitch.judge_trick(plays, Suit(trump), rules, players=players)
-        return {"winner": result.winner, "points": list(result.points)}
+        return {
+            "winner": result.winner,
+            "points": list(result.points),
+            "reasons": list(result.reasons),
+        }
 
     def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
         """A column per point card of the variant, one per side."""
