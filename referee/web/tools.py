@@ -37,7 +37,22 @@ def trick(token: str) -> Page:
     }
     winner_name = None
     reasons: list[str] = []
-    if request.method == "POST":
+    values["next"] = request.form.get("next", "")[:8]
+    values["hand"] = request.form.get("hand", "")[:200]
+    may: str | None = None
+    if request.method == "POST" and request.form.get("action") == "may":
+        # May the next player play this card, on the trick as it stands?
+        trick = values["cards"][:200].split()
+        try:
+            this.may_play(
+                trump, trick[0] if trick else None, values["next"], values["hand"].split(), rules
+            )
+        except (RulesError, ValueError) as error:
+            problems = error.problems if isinstance(error, RulesError) else []
+            errors = messages_by_group(problems, None) if problems else {"trump": ["?"]}
+        else:
+            may = values["next"]
+    elif request.method == "POST":
         try:
             cards = values["cards"][:200].split()
             verdict = this.judge(trump, cards, rules, players)
@@ -60,6 +75,7 @@ def trick(token: str) -> Page:
         deck=this.judge_deck(rules),
         winner_name=winner_name,
         reasons=reasons,
+        may=may,
     )
     return page, status
 

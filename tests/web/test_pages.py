@@ -332,3 +332,25 @@ def test_what_each_bid_gives_now_before_the_auction(client: FlaskClient) -> None
     page = client.get(f"/g/{pitch}/deal").get_data(as_text=True)
     assert "Ce que donne chaque enchère maintenant" in page
     assert "la partie est perdue" in page
+
+
+def test_may_the_next_player_play_this_card(client: FlaskClient) -> None:
+    """Follow-suit, asked of the trick judge (issue 18, item 3): yes, or why not."""
+    client.get("/lang/en?next=/")
+    token = new_game(client, "boulmous", PLAYERS)
+
+    def may(cards: str, card: str, hand: str, trump: str = "hearts") -> str:
+        form = {"trump": trump, "cards": cards, "next": card, "hand": hand, "action": "may"}
+        return client.post(f"/g/{token}/judge", data=form).get_data(as_text=True)
+
+    assert "Yes: KS may be played." in may("AS", "KS", "9H")
+    refused = may("AS", "9H", "KS")
+    assert "9♥&#34; does not follow suit: the hand holds K♠, which must be played on" in refused
+    assert "Yes: 9H may be played." in may("AS", "9H", "KD")  # void in spades
+    # The same-colour jack is a trump: it follows hearts, not diamonds.
+    assert "Yes: JD may be played." in may("AH", "JD", "9D")
+    assert "does not follow suit: the hand holds 9♦" in may("AD", "JD", "9D")
+    pitch = new_game(client, "pitch", ["A", "B", "C", "D"])
+    form = {"trump": "hearts", "cards": "", "next": "KS", "hand": "", "action": "may"}
+    text = client.post(f"/g/{pitch}/judge", data=form).get_data(as_text=True)
+    assert "only trumps are played" in text

@@ -128,6 +128,12 @@ class Home(ABC):
         """The name of one of the home's templates: `deal`, `summary`, `rules`, `blank`."""
         return f"{self.key}/{part}.html"
 
+    def may_play(self, trump: str, led: str | None, card: str, hand: list[str], rules: Any) -> None:
+        """Whether `card` may go on a trick led by `led` (None: he leads) from a hand
+        holding `hand` besides it; a `RulesError` says why not. Games without the
+        rule let any card be played."""
+        del trump, led, card, hand, rules  # any card goes
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """The cards the trick judge offers to tap, a row per suit (the game's deck
         under these rules); none: the cards are typed."""

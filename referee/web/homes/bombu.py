@@ -83,6 +83,13 @@ class Bombu(Home):
         ranks = sorted(bombu.RANKS)
         return [[Card(rank, suit) for rank in ranks] for suit in Suit]
 
+    def may_play(self, trump: str, led: str | None, card: str, hand: list[str], rules: Any) -> None:
+        """Follow suit if able; no obligation to go over."""
+        (played,) = parse_cards([card], "card")
+        held = list(parse_cards(hand, "hand"))
+        lead = parse_cards([led], "trick")[0] if led else None
+        bombu.check_play(played, [played, *held], lead)
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """32 cards: 7 to the ace of each suit."""
         return [[str(card) for card in row] for row in self.reussite_deck()]

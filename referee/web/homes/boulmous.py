@@ -79,6 +79,13 @@ class Boulmous(Home):
             values[f"call{position}"] = str(call)
         return values
 
+    def may_play(self, trump: str, led: str | None, card: str, hand: list[str], rules: Any) -> None:
+        """Follow suit if able; the same-colour jack follows trumps."""
+        (played,) = parse_cards([card], "card")
+        held = list(parse_cards(hand, "hand"))
+        lead = parse_cards([led], "trick")[0] if led else None
+        boulmous.check_play(played, [played, *held], lead, boulmous.Contract(trump))
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """24 cards: 9 to the ace of each suit."""
         from referee.engine.cards import Card, Suit

@@ -83,6 +83,10 @@ class Pitch(Home):
             values[f"call{position}"] = str(call)
         return values
 
+    def may_play(self, trump: str, led: str | None, card: str, hand: list[str], rules: Any) -> None:
+        """Only trumps are played: the judge of one card is the judge of a trick."""
+        pitch.judge_trick([(0, pitch.parse_card(card))], Suit(trump), rules)
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """52 cards (only trumps may be played: the judge says so), and the jokers
         where the variant has them."""
