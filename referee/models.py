@@ -85,6 +85,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: The day the game was played, when a record said so (else the day it was created).
     played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     finished: Mapped[bool] = mapped_column(default=False)
+    #: Every deal confirmed by a phone other than the one that recorded it (a house
+    #: option of the app, not of the game's rules: off by default).
+    confirm_deals: Mapped[bool] = mapped_column(default=False, server_default=false())
     #: The table the game was played at, if any (a game may join one later).
     table_id: Mapped[int | None] = mapped_column(
         ForeignKey("card_table.id", ondelete="SET NULL"), nullable=True, index=True
@@ -149,6 +152,8 @@ CHANGE_ACTIONS = (
     "link-view",
     "table",
     "untable",
+    "confirm",  # another phone agreed to deal `position`
+    "sign",  # the player of seat `position` signed the result
 )
 
 
@@ -164,6 +169,8 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The phone that made the change (a random id in its session), when known.
+    phone: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
     game_row: Mapped[Game] = relationship(back_populates="changes")
 

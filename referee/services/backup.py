@@ -122,6 +122,7 @@ def _meta(game: Game) -> dict[str, Any]:
     return {
         "uid": game.uid,
         "table": game.table.uid if game.table is not None else None,
+        "confirm_deals": game.confirm_deals,
         "view_token": game.view_token,
         "version": game.version,
         "created_at": _when(game.created_at),
@@ -133,6 +134,7 @@ def _meta(game: Game) -> dict[str, Any]:
                 "before": c.before,
                 "after": c.after,
                 "at": _when(c.at),
+                "phone": c.phone,
             }
             for c in game.changes
         ],
@@ -348,6 +350,7 @@ def _read_meta(path: Path) -> dict[str, Any]:
         raise BadMeta("not a JSON object")
     checks: dict[str, Callable[[Any], object]] = {
         "uid": lambda v: isinstance(v, str) and _UID.fullmatch(v),
+        "confirm_deals": lambda v: isinstance(v, bool),
         "view_token": lambda v: isinstance(v, str) and TOKEN.fullmatch(v),
         "version": lambda v: type(v) is int and 0 <= v < 2**31,
         # Backups before record format 2026-12-01 kept these here, not in the record.
@@ -384,6 +387,10 @@ def _is_change(change: object) -> bool:
             change.get(k) is None or isinstance(change.get(k), dict) for k in ("before", "after")
         )
         and _is_time(change.get("at"))
+        and (
+            change.get("phone") is None
+            or (isinstance(change["phone"], str) and len(change["phone"]) <= 32)
+        )
     )
 
 
@@ -453,6 +460,7 @@ def _insert(candidate: _Candidate, tables: dict[str, int]) -> None:
         finished=candidate.finished,
         version=meta.get("version", len(record.deals)),
         table_id=tables.get(meta.get("table") or ""),
+        confirm_deals=bool(meta.get("confirm_deals", False)),
         **legacy,
     )
     for key in ("uid", "view_token"):
@@ -472,6 +480,7 @@ def _insert(candidate: _Candidate, tables: dict[str, int]) -> None:
                 before=change.get("before"),
                 after=change.get("after"),
                 at=datetime.fromisoformat(change["at"]),
+                phone=change.get("phone"),
             )
         )
     db.session.commit()

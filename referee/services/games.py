@@ -74,6 +74,8 @@ class Settings:
     stake_per: str = StakePer.GAME
     #: The table it is played at (its id), if any.
     table_id: int | None = None
+    #: Every deal confirmed by another phone (the table agrees).
+    confirm_deals: bool = False
 
 
 def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -203,12 +205,15 @@ def database_answers() -> bool:
     return True
 
 
-def state_of(token: str) -> tuple[int, bool] | None:
-    """(version, finished) of the game, without loading it (see `version_of`)."""
+def state_of(token: str) -> tuple[int, bool, bool] | None:
+    """(version, finished, confirm_deals) of the game, without loading it (see
+    `version_of`)."""
     table = Game.__table__
-    query = select(table.c.version, table.c.finished).where(table.c.token == token)
+    query = select(table.c.version, table.c.finished, table.c.confirm_deals).where(
+        table.c.token == token
+    )
     row = db.session.connection().execute(query).first()
-    return None if row is None else (row[0], bool(row[1]))
+    return None if row is None else (row[0], bool(row[1]), bool(row[2]))
 
 
 def find_view(view_token: str) -> Game | None:
@@ -265,6 +270,7 @@ def create(settings: Settings) -> Game:
         place=settings.place or None,
         table_id=settings.table_id,
         version=0,
+        confirm_deals=settings.confirm_deals,
     )
     remember_outcome(game, parsed, score_record(parsed))
     db.session.add(game)
@@ -332,7 +338,11 @@ _BACKOFF = (0.002, 0.05)
 
 
 def add_deal(
-    game: Game, deal: dict[str, Any], key: str | None = None, number: int | None = None
+    game: Game,
+    deal: dict[str, Any],
+    key: str | None = None,
+    number: int | None = None,
+    phone: str | None = None,
 ) -> Added:
     """Append a deal, unless this form's key already recorded one (a retry).
 
@@ -355,7 +365,7 @@ def add_deal(
         if number is not None and number != len(game.deals) + 1:
             raise DealTaken(len(game.deals) + 1)
         try:
-            _append(game, deal, key)
+            _append(game, deal, key, phone)
             return Added.RECORDED
         except (IntegrityError, StaleDataError, OperationalError):
             # Another phone's deal (or a locked SQLite file): `game` is expired by the
@@ -377,13 +387,15 @@ def _submitted(game: Game, key: str) -> Added | None:
     return Added.UNDONE if row.undone else Added.ALREADY
 
 
-def _append(game: Game, deal: dict[str, Any], key: str | None) -> None:
+def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None) -> None:
     deals = [d.data for d in game.deals]
     standings, canonical, record = replay(game, [*deals, deal])
     stored = canonical[-1]
     position = len(deals)
     db.session.add(Deal(game_id=game.id, position=position, data=stored))
-    db.session.add(Change(game_id=game.id, action="add", position=position, after=stored))
+    db.session.add(
+        Change(game_id=game.id, action="add", position=position, after=stored, phone=phone)
+    )
     if key:
         db.session.add(Submission(key=key, game_id=game.id, position=position))
     _touch(game, standings, record)
@@ -400,7 +412,9 @@ def _commit_or_stale() -> None:
         raise StaleVersion() from None
 
 
-def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int) -> None:
+def replace_deal(
+    game: Game, position: int, deal: dict[str, Any], version: int, phone: str | None = None
+) -> None:
     """Correct a past deal of the game as it was at `version` (the form's); the whole
     game is re-scored and must still hold. StaleVersion if the game changed since."""
     _check_version(game, version)
@@ -416,7 +430,14 @@ def replace_deal(game: Game, position: int, deal: dict[str, Any], version: int) 
         return
     rows[position].data = stored
     db.session.add(
-        Change(game_id=game.id, action="edit", position=position, before=before, after=stored)
+        Change(
+            game_id=game.id,
+            action="edit",
+            position=position,
+            before=before,
+            after=stored,
+            phone=phone,
+        )
     )
     _touch(game, standings, record)
     _commit_or_stale()
@@ -444,7 +465,7 @@ def undo_last(game: Game, version: int) -> bool:
     return True
 
 
-def put_back(game: Game, version: int) -> int | None:
+def put_back(game: Game, version: int, phone: str | None = None) -> int | None:
     """Undo the undo: the deal last taken back goes back in its place, if nothing
     changed since (`version` is the game's just after the undo; else StaleVersion).
     Its number, or None when the last change was not an undo."""
@@ -458,7 +479,9 @@ def put_back(game: Game, version: int) -> int | None:
     deal = last.before
     standings, canonical, record = replay(game, [*(d.data for d in rows), deal])
     db.session.add(Deal(game_id=game.id, position=len(rows), data=canonical[-1]))
-    db.session.add(Change(game_id=game.id, action="redo", position=len(rows), after=canonical[-1]))
+    db.session.add(
+        Change(game_id=game.id, action="redo", position=len(rows), after=canonical[-1], phone=phone)
+    )
     db.session.execute(
         update(Submission)
         .where(Submission.game_id == game.id, Submission.position == len(rows))
@@ -467,6 +490,82 @@ def put_back(game: Game, version: int) -> int | None:
     _touch(game, standings, record)
     _commit_or_stale()
     return len(rows) + 1
+
+
+class CannotConfirm(Exception):
+    """This phone may not confirm this deal: it recorded it, the deal is confirmed
+    already, or the game asks no confirmation."""
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What the table agreed to, derived from the history: for each deal (by its
+    place), the phone that recorded it as it now stands and the phone that confirmed
+    it (None: not yet); and the seats that signed the result."""
+
+    recorded_by: dict[int, str | None]
+    confirmed_by: dict[int, str | None]
+    signed: frozenset[int]
+
+    def pending(self, phone: str | None) -> list[int]:
+        """The deals this phone may confirm: recorded by another, not yet confirmed."""
+        return [
+            position
+            for position, by in sorted(self.recorded_by.items())
+            if self.confirmed_by.get(position) is None and by != phone
+        ]
+
+    def confirmed(self, position: int) -> bool:
+        return self.confirmed_by.get(position) is not None
+
+
+def agreement(game: Game) -> Agreement:
+    """The table's agreement, from the game's changes (a correction asks again)."""
+    recorded: dict[int, str | None] = {}
+    confirmed: dict[int, str | None] = {}
+    signed: set[int] = set()
+    for change in game.changes:
+        if change.position is None:
+            continue
+        if change.action in ("add", "edit", "redo"):
+            recorded[change.position] = change.phone
+            confirmed[change.position] = None
+            signed.clear()  # the result changed: signed again
+        elif change.action == "undo":
+            recorded.pop(change.position, None)
+            confirmed.pop(change.position, None)
+            signed.clear()
+        elif change.action == "confirm":
+            confirmed[change.position] = change.phone
+        elif change.action == "sign":
+            signed.add(change.position)
+    count = len(game.deals)
+    recorded = {p: by for p, by in recorded.items() if p < count}
+    return Agreement(recorded, confirmed, frozenset(signed))
+
+
+def confirm(game: Game, position: int, phone: str, version: int) -> None:
+    """Another phone agrees to deal `position` as it stands (`version`: the game the
+    phone saw; StaleVersion if it changed since)."""
+    _check_version(game, version)
+    state = agreement(game)
+    if not game.confirm_deals or position not in state.pending(phone):
+        raise CannotConfirm()
+    db.session.add(Change(game_id=game.id, action="confirm", position=position, phone=phone))
+    bump(game)
+    _commit_or_stale()
+
+
+def sign(game: Game, seat: int, phone: str, version: int) -> None:
+    """The player of `seat` signs the finished game's result, from his phone."""
+    _check_version(game, version)
+    if not game.finished or not 0 <= seat < len(game.players):
+        raise CannotConfirm()
+    if seat in agreement(game).signed:
+        return
+    db.session.add(Change(game_id=game.id, action="sign", position=seat, phone=phone))
+    bump(game)
+    _commit_or_stale()
 
 
 def rename(game: Game, seat: int, name: str, version: int) -> bool:
@@ -516,6 +615,7 @@ def again(game: Game) -> Game:
             place=game.place,
             stake_per=game.stake_per,
             table_id=game.table_id,
+            confirm_deals=game.confirm_deals,
         )
     )
 

@@ -46,7 +46,7 @@ from referee.web.forms import (
     whole,
 )
 from referee.web.homes import home_of
-from referee.web.main import my_tokens, remember
+from referee.web.main import my_tokens, phone_id, remember
 from referee.web.pages import (
     Page,
     engine_rules,
@@ -89,6 +89,7 @@ def new() -> Page:
                 place=(form.place.data or "").strip() or None,
                 stake_per=form.stake_per.data or StakePer.GAME,
                 table_id=table.id if table else None,
+                confirm_deals=request.form.get("confirm_deals") == "on",
             )
             try:
                 game = service.create(settings)
@@ -135,10 +136,11 @@ def show(token: str) -> Page:
     state = service.state_of(token)
     if state is None:
         abort(404)
-    version, finished = state
+    version, finished, confirming = state
     remember(token)
     just = _just_done(token)
-    if session.get("_flashes") or just or finished:
+    # A game whose deals are confirmed shows each phone what it may agree to.
+    if session.get("_flashes") or just or finished or confirming:
         return render_game_page(load(token), just=just)
     cache: LRU[CachedPage] = current_app.extensions["page_cache"]
     key = ("edit", token, version, str(get_locale()))
@@ -255,7 +257,9 @@ def deal(token: str) -> Page:
                 preview=after.deals[-1].deltas,
                 preview_why=why(game, record, after, len(after.deals)),
             )
-        added = service.add_deal(game, entered, key=form_key(values.get("key")), number=opened_for)
+        added = service.add_deal(
+            game, entered, key=form_key(values.get("key")), number=opened_for, phone=phone_id()
+        )
     except service.DealTaken as taken:
         # Another phone recorded the deal this form was opened for: show it, keep
         # these entries, offer them as the next deal (one tap: the form's button).
@@ -374,7 +378,7 @@ def edit(token: str, number: int) -> Page:
             game, values, number=number, errors={"": [message]}, editing=True, status=409
         )
     try:
-        service.replace_deal(game, number - 1, entered, version)
+        service.replace_deal(game, number - 1, entered, version, phone=phone_id())
     except service.StaleVersion:
         return _lost_race(token, number, values)
     except RulesError as error:
@@ -437,7 +441,7 @@ def put_back(token: str) -> Page:
     try:
         if version is None:
             raise service.StaleVersion()
-        number = service.put_back(game, version)
+        number = service.put_back(game, version, phone=phone_id())
     except service.StaleVersion:
         flash(_("Someone else changed the game meanwhile: the deal was not put back."))
     except RulesError:
@@ -475,6 +479,42 @@ def players(token: str) -> Page:
         page = render_template("players.html", game=game, errors=errors, typed=request.form)
         return page, 409 if "" in errors else 422
     return render_template("players.html", game=game, errors=errors, typed={})
+
+
+@bp.post("/g/<token>/deal/<int:number>/confirm")
+def confirm(token: str, number: int) -> Page:
+    """Another phone agrees to deal `number` as it stands (the table agrees)."""
+    game = load(token)
+    try:
+        service.confirm(game, number - 1, phone_id(), whole(request.form.get("version")) or -1)
+    except service.StaleVersion:
+        flash(_("The game changed meanwhile: look at the deal again before agreeing."))
+    except service.CannotConfirm:
+        flash(_("Another phone confirms this deal: not the one that recorded it."))
+    else:
+        flash(_("Deal %(n)d confirmed.", n=number))
+    return redirect(url_for("games.show", token=token))
+
+
+@bp.post("/g/<token>/sign")
+def sign(token: str) -> Page:
+    """A player signs the finished game's result from his phone."""
+    game = load(token)
+    seat = whole(request.form.get("seat"))
+    try:
+        service.sign(
+            game,
+            seat if seat is not None else -1,
+            phone_id(),
+            whole(request.form.get("version")) or -1,
+        )
+    except service.StaleVersion:
+        flash(_("The game changed meanwhile: look at the result again before signing."))
+    except service.CannotConfirm:
+        flash(_("Only a finished game's result can be signed, by one of its players."))
+    else:
+        flash(_("%(name)s signed the result.", name=game.players[seat or 0]))
+    return redirect(url_for("games.show", token=token))
 
 
 @bp.post("/g/<token>/again")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from urllib.parse import urlsplit
 
@@ -35,6 +36,17 @@ def remember(token: str) -> None:
         return  # already first: leave the cookie alone
     session["games"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
     session.permanent = True
+
+
+def phone_id() -> str:
+    """This phone's own id (random, in its session): which phone recorded a deal, so
+    that another one confirms it."""
+    phone = session.get("phone")
+    if not isinstance(phone, str) or not 8 <= len(phone) <= 32:
+        phone = secrets.token_hex(8)
+        session["phone"] = phone
+        session.permanent = True
+    return phone
 
 
 def my_tokens() -> list[str]:

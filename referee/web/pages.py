@@ -76,12 +76,20 @@ def render_game_page(
     scored = service.scored(game)
     if just is not None and just.get("version") != game.version:
         just = None  # another phone wrote since: its undo would not be this one's
+    agreement = service.agreement(game) if game.confirm_deals or game.finished else None
+    pending: list[int] = []
+    if agreement is not None and game.confirm_deals and not spectator:
+        from referee.web.main import phone_id
+
+        pending = agreement.pending(phone_id())
     return render_template(
         "game.html",
         board=build(game, scored),
         chart=game_chart(game, scored.standings),
         spectator=spectator,
         just=just,
+        agreement=agreement,
+        pending=pending,
     )
 
 

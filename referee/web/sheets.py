@@ -57,6 +57,7 @@ def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
         colours=COLOURS,
         page_size=PAGE_SIZES[size] + (" landscape" if ledger.landscape else ""),
         why=why,
+        agreement=service.agreement(game) if game.id is not None else None,
     )
 
 

@@ -270,7 +270,14 @@ def test_live_preview_json(client: FlaskClient) -> None:
         **{k: str(v) for k, v in tricks(2, 0, 1, 3).items()},
     }
     answer = client.post(f"/g/{token}/preview.json", data=data).get_json()
-    assert answer == {"ok": True, "deltas": ["+2", "0", "+1", "−5"]}
+    assert answer == {
+        "ok": True,
+        "deltas": ["+2", "0", "+1", "−5"],
+        "why": [
+            "Driss bid 5 and took 3: boîte, −5.",
+            "The others score their tricks: Ana +2, Chloé +1.",
+        ],
+    }
     bad = client.post(f"/g/{token}/preview.json", data={**data, "tricks0": "3"}).get_json()
     assert bad["ok"] is False
     assert bad["errors"]["tricks"] == ["Tricks add up to 7, a deal has 6"]

@@ -134,6 +134,10 @@ class Home(ABC):
         rule let any card be played."""
         del trump, led, card, hand, rules  # any card goes
 
+    def bid_word(self, bid: str) -> Any:
+        """A bid as the record writes it, in the player's words (a number as is)."""
+        return bid
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """The cards the trick judge offers to tap, a row per suit (the game's deck
         under these rules); none: the cards are typed."""

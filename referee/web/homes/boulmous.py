@@ -86,6 +86,10 @@ class Boulmous(Home):
         lead = parse_cards([led], "trick")[0] if led else None
         boulmous.check_play(played, [played, *held], lead, boulmous.Contract(trump))
 
+    def bid_word(self, bid: str) -> Any:
+        """The six tricks' bid by its name."""
+        return _l("Boulmous (6)") if bid == boulmous.BOULMOUS_WORD else bid
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """24 cards: 9 to the ace of each suit."""
         from referee.engine.cards import Card, Suit

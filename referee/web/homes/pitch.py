@@ -87,6 +87,10 @@ class Pitch(Home):
         """Only trumps are played: the judge of one card is the judge of a trick."""
         pitch.judge_trick([(0, pitch.parse_card(card))], Suit(trump), rules)
 
+    def bid_word(self, bid: str) -> Any:
+        """The moon by its name."""
+        return _l("Moon") if bid == pitch.MOON_WORD else bid
+
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """52 cards (only trumps may be played: the judge says so), and the jokers
         where the variant has them."""
