@@ -4,10 +4,11 @@ tapped), a hand judged."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import Watch
+from tests.e2e.conftest import PHONE, Watch
 from tests.e2e.test_phone import check, shot
+from tests.e2e.test_table_loop import tap_deal
 
 
 def test_the_reussite_referee_on_a_phone(phone: tuple[Page, Watch, str]) -> None:
@@ -62,3 +63,38 @@ def test_the_trick_judge_with_the_cards_tapped(phone: tuple[Page, Watch, str]) -
     expect(verdict).to_contain_text("J♣ est atout ici\u202f: le valet de la même couleur")
     check(page, watch)
     shot(page, "trick-judge-fr")
+
+
+def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser: Browser) -> None:
+    """Recorded on one phone, agreed to on the other; a disagreement opens the
+    correction, which the first phone then agrees to (issue 18, item 5)."""
+    page, watch, base = phone
+    page.goto(base + "/new?game=boulmous")
+    for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
+        page.fill(f"#player{seat}", name)
+    page.locator("label[for=confirm_deals]").click()
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_role("link", name="Saisir la donne").click()
+    tap_deal(page, "1_4", "spades", [1, 4, 1])
+    page.get_by_role("button", name="Enregistrer la donne").click()
+    expect(page.locator(".mark.unconfirmed")).to_have_count(1)
+    expect(page.locator(".agree")).to_have_count(0)  # not for the phone that recorded it
+    other_context = browser.new_context(**PHONE)
+    other = other_context.new_page()
+    other.goto(page.url)
+    expect(other.locator(".agree")).to_contain_text("Donne 1")
+    expect(other.locator(".agree")).to_contain_text("d’accord\u202f?")
+    check(other, watch)
+    shot(other, "agree-fr")
+    # Not so: the other phone corrects it (Bruno took 3), and the first agrees.
+    other.get_by_role("link", name="Non\u202f: la corriger").click()
+    other.locator("label[for=tricks1_3]").click()  # the form holds the deal: two taps
+    other.locator("label[for=tricks3_1]").click()
+    other.get_by_role("button", name="Enregistrer la correction").click()
+    expect(other.locator(".mark.unconfirmed")).to_have_count(1)
+    page.reload()
+    expect(page.locator(".agree")).to_contain_text("Bruno −4")
+    page.get_by_role("button", name="D’accord").click()
+    expect(page.locator(".flash")).to_contain_text("Donne 1 confirmée.")
+    expect(page.locator(".mark.unconfirmed")).to_have_count(0)
+    other_context.close()
