@@ -356,6 +356,13 @@ def edit(token: str, number: int) -> Page:
         if request.args.get("contract"):
             values["contract"] = request.args["contract"]
         values["version"] = str(game.version)
+        if request.args.get("from") == "agree":
+            # "Not so": the deal as the other phone recorded it, beside the form
+            # that corrects it (the same rows as a taken deal's "Now:").
+            board = build(game, service.scored(game))
+            return _deal_page(
+                game, values, number=number, editing=True, taken=[board.rows[number - 1]]
+            )
         return _deal_page(game, values, number=number, editing=True)
     values = values_of(request.form)
     home, rules = home_of(game.game), engine_rules(game)

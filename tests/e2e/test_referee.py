@@ -88,6 +88,7 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     shot(other, "agree-fr")
     # Not so: the other phone corrects it (Bruno took 3), and the first agrees.
     other.get_by_role("link", name="Non\u202f: la corriger").click()
+    expect(other.locator(".card.now")).to_contain_text("Tel qu’enregistré\u202f:")  # both versions
     other.locator("label[for=tricks1_3]").click()  # the form holds the deal: two taps
     other.locator("label[for=tricks3_1]").click()
     other.get_by_role("button", name="Enregistrer la correction").click()
