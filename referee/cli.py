@@ -18,6 +18,7 @@ from typing import Any, Final, TextIO
 from referee import __version__
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
+from referee.engine.game import Standings
 from referee.engine.messages import language
 from referee.engine.records import load_record, score_record, standings_json
 
@@ -50,8 +51,11 @@ def _read(path: str, stdin: TextIO) -> bytes:
         return handle.read()
 
 
-def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO) -> int:
-    """Print the standings of the record at `path` (`-`: standard input)."""
+def _scored_file(
+    path: str, lang: str, stderr: TextIO, stdin: TextIO
+) -> tuple[Any, Standings] | int:
+    """The record at `path` (`-`: standard input), read and scored; else the exit
+    status, its problems said on `stderr`, one line each."""
     try:
         data = _read(path, stdin)
     except OSError as error:
@@ -59,12 +63,20 @@ def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: T
         print(translate(lang, _CANNOT_READ).format(path=path, reason=reason), file=stderr)
         return UNREADABLE
     try:
-        standings = score_record(load_record(data))
+        record = load_record(data)
+        return record, score_record(record)
     except RulesError as error:
         for line in error.messages(lang):
             print(line, file=stderr)
         return INVALID
-    json.dump(standings_json(standings), stdout, ensure_ascii=False, indent=2)
+
+
+def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO) -> int:
+    """Print the standings of the record at `path` (`-`: standard input)."""
+    found = _scored_file(path, lang, stderr, stdin)
+    if isinstance(found, int):
+        return found
+    json.dump(standings_json(found[1]), stdout, ensure_ascii=False, indent=2)
     stdout.write("\n")
     return 0
 
@@ -77,19 +89,10 @@ def explain_command(
     steps' deltas add up to each deal's deltas."""
     from referee.engine import GAMES
 
-    try:
-        data = _read(path, stdin)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        print(translate(lang, _CANNOT_READ).format(path=path, reason=reason), file=stderr)
-        return UNREADABLE
-    try:
-        record = load_record(data)
-        standings = score_record(record)
-    except RulesError as error:
-        for line in error.messages(lang):
-            print(line, file=stderr)
-        return INVALID
+    found = _scored_file(path, lang, stderr, stdin)
+    if isinstance(found, int):
+        return found
+    record, standings = found
     explained = GAMES[record.game].explain(record, standings)
     deals: list[dict[str, Any]] = [
         {
