@@ -8,15 +8,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import PHONE, Watch
 from tests.e2e.test_phone import check, shot
-from tests.e2e.test_table_loop import tap_deal
+from tests.e2e.test_table_loop import WORDS, start, tap_deal
+
+FRENCH = WORDS["fr"]
 
 
 def test_the_reussite_referee_on_a_phone(phone: tuple[Page, Watch, str]) -> None:
     page, watch, base = phone
-    page.goto(base + "/new?game=bombu")
-    for seat, name in enumerate(["Marius", "Fanny", "César", "Honorine"]):
-        page.fill(f"#player{seat}", name)
-    page.get_by_role("button", name="Commencer la partie").click()
+    start(page, base, FRENCH, "bombu", ["Marius", "Fanny", "César", "Honorine"])
     page.get_by_role("link", name="Arbitre de la Réussite").click()
     page.locator("label[for^=start_]", has_text="9♥").click()
     page.get_by_role("button", name="Commencer la réussite").click()
@@ -43,10 +42,7 @@ def test_the_trick_judge_with_the_cards_tapped(phone: tuple[Page, Watch, str]) -
     """From the deal being entered (its trump comes along), the cards tapped from the
     game's deck, the leader chosen: the winner named, and why (issue 18, item 3)."""
     page, watch, base = phone
-    page.goto(base + "/new?game=boulmous")
-    for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
-        page.fill(f"#player{seat}", name)
-    page.get_by_role("button", name="Commencer la partie").click()
+    start(page, base, FRENCH, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     page.get_by_role("link", name="Saisir la donne").click()
     page.locator("label[for=contract_spades]").click()
     page.locator("a[data-judge]").click()
@@ -73,7 +69,7 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
         page.fill(f"#player{seat}", name)
     page.locator("label[for=confirm_deals]").click()
-    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_role("button", name=FRENCH["start"]).click()
     page.get_by_role("link", name="Saisir la donne").click()
     tap_deal(page, "1_4", "spades", [1, 4, 1])
     page.get_by_role("button", name="Enregistrer la donne").click()
