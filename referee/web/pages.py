@@ -76,7 +76,8 @@ def render_game_page(
     scored = service.scored(game)
     if just is not None and just.get("version") != game.version:
         just = None  # another phone wrote since: its undo would not be this one's
-    agreement = service.agreement(game) if game.confirm_deals or game.finished else None
+    # The table agrees (a game's option): deals to confirm, then the signatures.
+    agreement = service.agreement(game) if game.confirm_deals else None
     pending: list[int] = []
     if agreement is not None and game.confirm_deals and not spectator:
         from referee.web.main import phone_id
