@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Text, func, select, type_coerce, update
+from sqlalchemy import Text, select, type_coerce, update
 from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import check
@@ -135,10 +135,6 @@ def deals_of(games: Sequence[Game]) -> dict[int, list[dict[str, Any]]]:
     for (game_id, _), data in zip(rows, texts, strict=True):
         found.setdefault(game_id, []).append(data)
     return found
-
-
-def game_count(table: Table) -> int:
-    return db.session.scalar(select(func.count()).where(Game.table_id == table.id)) or 0
 
 
 def _seat(table: Table, game: Game, action: str) -> None:

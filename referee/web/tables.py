@@ -212,7 +212,11 @@ def rotate(token: str) -> BaseResponse:
     """A new editor or spectator link for the table: the old one stops working."""
     table = _editor(token)
     which = "editor" if request.form.get("which") == "editor" else "viewer"
-    service.rotate_table(table, which)
+    try:
+        service.rotate_table(table, which)
+    except game_service.StaleVersion:
+        flash(_("Someone else changed the table meanwhile: nothing was changed."))
+        return redirect(url_for("tables.share", token=token))
     if which == "editor":
         remember_table(table.token)
         flash(_("New editor link: the old one no longer opens this table."))
