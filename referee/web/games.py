@@ -49,6 +49,7 @@ from referee.web.homes import home_of
 from referee.web.main import my_tokens, phone_id, remember
 from referee.web.pages import (
     Page,
+    download,
     engine_rules,
     file_name,
     game_page_tag,
@@ -556,11 +557,7 @@ def export(token: str) -> Response:
 
     # A hit costs one small query: the game and its deals are read only on a miss.
     text, name = cache.get_or_make((token, version), make)
-    return Response(
-        text,
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return download(text, "application/json", name)
 
 
 @bp.route("/import", methods=["GET", "POST"])

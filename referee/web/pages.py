@@ -9,7 +9,7 @@ import re
 import unicodedata
 from typing import Any
 
-from flask import abort, render_template
+from flask import Response, abort, render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
@@ -91,6 +91,13 @@ def render_game_page(
         just=just,
         agreement=agreement,
         pending=pending,
+    )
+
+
+def download(body: str | bytes, mimetype: str, name: str) -> Response:
+    """A file to save (a record, a sheet, a table's file or CSV) under a useful name."""
+    return Response(
+        body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
 
 

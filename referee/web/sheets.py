@@ -27,7 +27,7 @@ from referee.web.chart import COLOURS
 from referee.web.forms import rules_from_form, whole
 from referee.web.homes import HOMES, home_of
 from referee.web.ledger import ledger_of
-from referee.web.pages import file_name, game_chart, load
+from referee.web.pages import download, file_name, game_chart, load
 
 bp = Blueprint("sheets", __name__)
 
@@ -89,11 +89,7 @@ def blank_rules(key: str, raw: dict[str, Any]) -> Any:
 
 def pdf_response(data: bytes, name: str) -> Response:
     """A PDF download with a useful file name."""
-    return Response(
-        data,
-        mimetype="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return download(data, "application/pdf", name)
 
 
 def warm_game() -> dict[str, Any]:

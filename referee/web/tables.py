@@ -32,7 +32,7 @@ from referee.services import games as game_service
 from referee.services import tables as service
 from referee.web.forms import messages_of
 from referee.web.main import REMEMBERED, remember
-from referee.web.pages import Page
+from referee.web.pages import Page, download
 from referee.web.share import links_page
 from referee.web.statistics import statistics_page
 
@@ -284,14 +284,6 @@ def statistics_view(view_token: str) -> str:
     return statistics_page(table, service.statistics_of(table), spectator=True)
 
 
-def _download(text: str, mimetype: str, name: str) -> Response:
-    return Response(
-        text,
-        mimetype=mimetype,
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
-
-
 def _slug(table: Table) -> str:
     from referee.web.sheets import _ascii
 
@@ -302,7 +294,7 @@ def _slug(table: Table) -> str:
 def export(token: str) -> Response:
     """The table's file (`referee-table/1`): its name, its people, its games."""
     table = _editor(token)
-    return _download(
+    return download(
         service.export_table_json(table), "application/json", f"table-{_slug(table)}.json"
     )
 
@@ -311,14 +303,14 @@ def export(token: str) -> Response:
 def deals_csv(token: str) -> Response:
     table = _editor(token)
     text = service.deals_csv(service.table_games(table))
-    return _download(text, "text/csv", f"deals-{_slug(table)}.csv")
+    return download(text, "text/csv", f"deals-{_slug(table)}.csv")
 
 
 @bp.get("/t/<token>/statistics.csv")
 def statistics_csv(token: str) -> Response:
     table = _editor(token)
     text = service.statistics_csv(service.statistics_of(table))
-    return _download(text, "text/csv", f"statistics-{_slug(table)}.csv")
+    return download(text, "text/csv", f"statistics-{_slug(table)}.csv")
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
