@@ -27,7 +27,7 @@ case "${1:-start}" in
     [ "$(id -u)" = 0 ] && chown postgres "$DIR"
     as_postgres "$BIN/initdb" -D "$DIR/data" -U referee --auth=trust -E UTF8 >/dev/null
     as_postgres "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/log" -w \
-      -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
+      -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=${PGTEST_FSYNC:-off}" start >/dev/null
     as_postgres "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U referee referee_test
     echo "export DATABASE_URL=postgresql://referee@127.0.0.1:$PORT/referee_test"
     ;;

@@ -138,6 +138,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    from referee.web.session import CheckedOnceSessionInterface
+
+    app.session_interface = CheckedOnceSessionInterface()
 
     from referee.web import register
 

@@ -371,6 +371,10 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+#: Seconds a new server worker waits for its PDF process to be warm before answering.
+WARM_WAIT = 20.0
+
+
 def serve_command(
     host: str,
     port: int,
@@ -434,10 +438,11 @@ def serve_command(
             return app
 
     def post_worker_init(worker: object) -> None:
-        # Each worker starts its PDF process now, WeasyPrint loaded and warm.
+        # Each worker answers only once warm (issue 19: no cold first page or sheet):
+        # its templates compiled, its PDF process started, WeasyPrint loaded.
         from referee.web.sheets import warm
 
-        warm(app)
+        warm(app, wait=WARM_WAIT)
 
     Server().run()
     return 0

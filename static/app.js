@@ -397,26 +397,53 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     if (heard) heard.textContent = document.body.dataset[ok ? "heard" : "silent"].replace("{time}", clock(last));
   };
   news(true);
+  const gone = () => {  // the link was replaced
+    if (!live.dataset.gone) return;
+    live.textContent = live.dataset.gone;
+    live.className = "gone";
+    live.hidden = false;
+  };
+  let stale = false;  // a change seen while the page was hidden: reload when shown
+  const seen = (version) => {
+    if (String(version) === known) return;
+    if (document.visibilityState === "visible") window.location.reload();
+    else stale = true;
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (stale && document.visibilityState === "visible") window.location.reload();
+  });
+  let timer = null;
   const poll = () => {
     if (document.visibilityState !== "visible") return;
     fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
       .then((r) => {
-        if (r.status === 404 && live.dataset.gone) {  // the link was replaced
-          live.textContent = live.dataset.gone;
-          live.className = "gone";
-          live.hidden = false;
+        if (r.status === 404) {
+          gone();
           window.clearInterval(timer);
           return null;
         }
         news(r.ok);
         return r.ok ? r.json() : null;
       })
-      .then((answer) => {
-        if (answer && String(answer.version) !== known) window.location.reload();
-      })
+      .then((answer) => { if (answer) seen(answer.version); })
       .catch(() => news(false));
   };
-  const timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
+  // Pushed (server-sent events: the server says each new version as it comes,
+  // within a quarter of a second); polling every 1.5 s where a browser has no
+  // EventSource, or once the stream is refused for good.
+  if (window.EventSource && live.dataset.liveUrl) {
+    const source = new EventSource(live.dataset.liveUrl);
+    source.onmessage = (message) => { news(true); seen(message.data); };
+    source.addEventListener("gone", () => { source.close(); gone(); });
+    source.onerror = () => {
+      if (new Date() - last > 5000) news(false);  // not the end of a polling answer
+      // Reconnecting is the browser's job; a refusal (404: the link was replaced)
+      // closes the stream: the poll says which.
+      if (source.readyState === EventSource.CLOSED) { poll(); timer = window.setInterval(poll, 1500); }
+    };
+  } else {
+    timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
+  }
 });
 
 // (Last, once every listener above is in place.) The entries kept by a language switch.

@@ -184,14 +184,39 @@ def deal_count(game: Game) -> int:
     return db.session.scalar(select(func.count()).where(Deal.game_id == game.id)) or 0
 
 
-def version_of(token: str) -> int | None:
-    """The game's version (it changes with every write), without loading the game.
+def _rows(sql: str, *params: object) -> list[Any]:
+    """The rows of one plain SQL query (`?` placeholders).
 
-    A Core query on the session's connection: the scoreboard asks this on every
-    view, and the ORM's bookkeeping would cost twice the query.
+    The reads every scoreboard view, spectator view and live follow makes (issue 19):
+    on a pooled connection of their own, as a prepared string, without the ORM
+    session and without compiling a statement. Through the session and a Core
+    `select` the same read cost about a third of a cached scoreboard's whole time
+    (`bench/http.py`, PERFORMANCE.md). The connection goes back to its pool, which
+    ends its transaction, before the answer is used.
     """
-    query = select(Game.__table__.c.version).where(Game.__table__.c.token == token)
-    return db.session.connection().execute(query).scalar()
+    raw = db.engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        if db.engine.dialect.paramstyle != "qmark":  # psycopg: %s
+            sql = sql.replace("?", "%s")
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        cursor.close()
+        return list(rows)
+    finally:
+        raw.close()
+
+
+def _first_row(sql: str, *params: object) -> Any:
+    """The first row of one plain SQL query (see `_rows`), or None."""
+    rows = _rows(sql, *params)
+    return rows[0] if rows else None
+
+
+def version_of(token: str) -> int | None:
+    """The game's version (it changes with every write), without loading the game."""
+    row = _first_row("SELECT version FROM game WHERE token = ?", token)
+    return None if row is None else int(row[0])
 
 
 def database_answers() -> bool:
@@ -205,15 +230,27 @@ def database_answers() -> bool:
     return True
 
 
+def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, int]:
+    """The version of each game of these editor (or spectator) tokens that still
+    exists, in one query per 500 (the live follow asks this a few times a second
+    for every game it follows)."""
+    column = "view_token" if spectators else "token"
+    found: dict[str, int] = {}
+    for start in range(0, len(tokens), 500):
+        chunk = tokens[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for token, version in _rows(
+            f"SELECT {column}, version FROM game WHERE {column} IN ({marks})", *chunk
+        ):
+            found[str(token)] = int(version)
+    return found
+
+
 def state_of(token: str) -> tuple[int, bool, bool] | None:
     """(version, finished, confirm_deals) of the game, without loading it (see
-    `version_of`)."""
-    table = Game.__table__
-    query = select(table.c.version, table.c.finished, table.c.confirm_deals).where(
-        table.c.token == token
-    )
-    row = db.session.connection().execute(query).first()
-    return None if row is None else (row[0], bool(row[1]), bool(row[2]))
+    `_first_row`)."""
+    row = _first_row("SELECT version, finished, confirm_deals FROM game WHERE token = ?", token)
+    return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
 
 
 def find_view(view_token: str) -> Game | None:
@@ -223,10 +260,8 @@ def find_view(view_token: str) -> Game | None:
 
 def view_version_of(view_token: str) -> tuple[str, int] | None:
     """(editor token, version) of the game of this spectator token, without loading it."""
-    table = Game.__table__
-    query = select(table.c.token, table.c.version).where(table.c.view_token == view_token)
-    row = db.session.connection().execute(query).first()
-    return None if row is None else (row[0], row[1])
+    row = _first_row("SELECT token, version FROM game WHERE view_token = ?", view_token)
+    return None if row is None else (str(row[0]), int(row[1]))
 
 
 def rotate(game: Game, which: str) -> None:

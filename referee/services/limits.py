@@ -3,6 +3,7 @@ worker process and every app server sharing it."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 from sqlalchemy import delete, select, update
@@ -37,3 +38,27 @@ def allow(key: str, limit: int, per: int = 60) -> bool:
         db.session.commit()
         return (count or 0) <= limit
     return False
+
+
+class CountedHere:
+    """The same count, kept in this process's memory: for reads that must not write
+    to the database (the deal form's live preview, asked at every tap: issue 19).
+    Each worker process counts apart, so a client may reach `limit` per worker;
+    enough to stop a flood, and nothing a phone at the table can notice."""
+
+    #: Keys kept at most (an address per key): beyond, the window starts afresh.
+    KEYS = 10_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._window = -1
+        self._counts: dict[str, int] = {}
+
+    def allow(self, key: str, limit: int, per: int = 60) -> bool:
+        """Count one more action for `key` in the current window; False once over `limit`."""
+        window = int(time.time() // per)
+        with self._lock:
+            if window != self._window or len(self._counts) >= self.KEYS:
+                self._window, self._counts = window, {}
+            count = self._counts[key] = self._counts.get(key, 0) + 1
+        return count <= limit

@@ -121,6 +121,7 @@ def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with contextlib.suppress(Exception):
         html_to_pdf(warm_up)
+    conn.send((None, b""))  # warm: see Renderer.start
     while True:
         try:
             html = conn.recv()
@@ -151,17 +152,31 @@ class Renderer:
         self._turn = threading.Lock()  # one sheet at a time through the pipe
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
+        #: Whether the process said it is warm (its first message) and was read.
+        self._warm = False
 
-    def start(self, html: str = WARM_UP) -> None:
+    def start(self, html: str = WARM_UP, wait: float = 0.0) -> bool:
         """Load WeasyPrint now and draw `html` (best: a sheet, whose fonts, sizes and
         images a first sheet would otherwise load), so the first sheet is not slower
-        than the next. A renderer process started later warms up on it too."""
+        than the next. A renderer process started later warms up on it too.
+
+        With `wait`, return once the renderer process is warm (or `wait` seconds
+        passed): a server's worker starts answering only then (issue 19: a sheet
+        asked in the first seconds took 650 ms, waiting for this). True if warm.
+        """
         self._warm_up = html
         if self.in_process:
             html_to_pdf(html)
-            return
+            return True
         with self._turn:
-            self._running()
+            conn, _process = self._running()
+            try:
+                if wait and not self._warm and conn.poll(wait):
+                    ok, _value = conn.recv()
+                    self._warm = ok is None
+            except (EOFError, OSError):
+                self._discard()  # it died warming up: the next sheet starts another
+        return self._warm
 
     def _running(self) -> tuple[Connection, BaseProcess]:
         """The renderer process, started (warming up) if there is none alive."""
@@ -178,6 +193,7 @@ class Renderer:
             process.start()
             theirs.close()
             self._process, self._conn = process, ours
+            self._warm = False
         assert self._conn is not None
         assert self._process is not None
         return self._conn, self._process
@@ -215,13 +231,16 @@ class Renderer:
         conn, process = self._running()
         try:
             conn.send(html)
-            while not conn.poll(0.05):
-                if not process.is_alive():
-                    raise EOFError  # it died (killed, out of memory): start another
-                if time.monotonic() > deadline:
-                    self._discard()
-                    raise RenderTimeout()
-            ok, value = conn.recv()
+            ok = None
+            while ok is None:  # None: the process saying it is warm (if not read yet)
+                while not conn.poll(0.05):
+                    if not process.is_alive():
+                        raise EOFError  # it died (killed, out of memory): start another
+                    if time.monotonic() > deadline:
+                        self._discard()
+                        raise RenderTimeout()
+                ok, value = conn.recv()
+            self._warm = True
         except (EOFError, OSError, BrokenPipeError):
             self._discard()
             if retry:

@@ -27,6 +27,10 @@ RATE_CATEGORIES = {
 #: Generous: every phone of a club may share one address behind its router.
 DEFAULT_RATE_LIMITS = {"write": 600, "import": 30, "create": 60, "preview": 1200}
 
+#: Categories counted in each process's memory, not in the database: the live
+#: preview is a read, asked at each tap of the deal form (issue 19).
+COUNTED_HERE = frozenset({"preview"})
+
 #: Forms sent past the limit come back as they were, entries kept, with a message.
 KEEP_ENTRIES_WHEN_LIMITED = frozenset({"games.deal", "games.edit"})
 #: Pages that show an editor link or carry a form key (or a CSRF token): no cache and
@@ -69,7 +73,7 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import assets, catalog, games, main, share, sheets, tables, tools
+    from referee.web import assets, board, catalog, games, main, share, sheets, tables, tools
     from referee.web.format import register_filters
     from referee.web.homes import HomeTemplates
 
@@ -81,6 +85,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tables.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
+    app.extensions["row_cache"] = LRU[object](app.config.get("ROW_CACHE_SIZE", board.ROWS_KEPT))
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
@@ -93,6 +98,7 @@ def register(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
+    app.jinja_env.globals["history_row"] = board.history_row
 
     @app.context_processor
     def _globals() -> dict[str, object]:
@@ -132,6 +138,8 @@ def register(app: Flask) -> None:
         if limit and (request.content_length or 0) > limit:
             abort(413)
 
+    counted_here = limits.CountedHere()
+
     @app.before_request
     def _rate_limit() -> None:
         """Writes are counted per client address and minute, in the database."""
@@ -139,7 +147,12 @@ def register(app: Flask) -> None:
             return
         category = RATE_CATEGORIES.get(request.endpoint or "", "write")
         limit = app.config["RATE_LIMITS"][category]
-        if limits.allow(f"{category}:{request.remote_addr}", limit, RATE_WINDOW):
+        key = f"{category}:{request.remote_addr}"
+        if category in COUNTED_HERE:
+            allowed = counted_here.allow(key, limit, RATE_WINDOW)
+        else:
+            allowed = limits.allow(key, limit, RATE_WINDOW)
+        if allowed:
             return
         g.retry_after = RATE_WINDOW - int(time.time()) % RATE_WINDOW
         if request.endpoint in KEEP_ENTRIES_WHEN_LIMITED:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from referee.engine import GAMES
 from referee.engine.game import Standings
+from referee.lru import LRU
 from referee.models import Game
 from referee.services.games import Scored
 
@@ -98,3 +102,45 @@ def build(game: Game, scored: Scored) -> Board:
     ]
     deals_left = rules.length - len(rows) if rules.length is not None else None
     return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)
+
+
+#: Rendered history rows kept per worker process (a row is about 1 KB).
+ROWS_KEPT = 20_000
+
+
+def history_row(
+    game: Game, row: Row, columns: list[tuple[int, ...]], spectator: bool, unconfirmed: bool
+) -> Markup:
+    """One deal of the history as HTML, rendered once per everything it shows.
+
+    A scoreboard's history grows by a row a deal; before, each new version of a
+    game rendered every row again (19 ms for 30 deals, most of a scoreboard's
+    cost: issue 19, PERFORMANCE.md). A row is a pure function of what the key holds:
+    the language, the game's kind, rules, players and address (its links), the
+    page (a spectator's has no links), the deal as entered and as scored, and
+    whether it waits for a confirmation.
+    """
+    key = (
+        str(get_locale() or "fr"),
+        game.game,
+        game.token,
+        json.dumps(game.rules, sort_keys=True),
+        tuple(game.players),
+        spectator,
+        bool(unconfirmed),
+        tuple(columns),
+        row.number,
+        row.dealer,
+        json.dumps(row.deal, sort_keys=True),
+        row.deltas,
+        row.totals,
+        tuple(row.marks),
+        tuple(row.why),
+    )
+    rows: LRU[Markup] = current_app.extensions["row_cache"]
+
+    def render() -> Markup:
+        macro = current_app.jinja_env.get_template("_history_row.html").module.row  # type: ignore[attr-defined]
+        return Markup(macro(game, row, columns, spectator, bool(unconfirmed)))
+
+    return rows.get_or_make(key, render)

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
+from referee.web import follow
 from referee.web.cache import LRU, CachedPage
 from referee.web.main import remember
 from referee.web.pages import game_page_tag, load, render_game_page
@@ -110,6 +111,24 @@ def edit_version(token: str) -> Response:
     if version is None:
         abort(404)
     return _version_response(version)
+
+
+@bp.get("/v/<view_token>/live")
+def view_live(view_token: str) -> Response:
+    """The game's version now and at each change, pushed (server-sent events)."""
+    found = service.view_version_of(view_token)
+    if found is None:
+        abort(404)
+    return follow.stream(view_token, found[1], spectator=True)
+
+
+@bp.get("/g/<token>/live")
+def edit_live(token: str) -> Response:
+    """The same for the editors' page."""
+    version = service.version_of(token)
+    if version is None:
+        abort(404)
+    return follow.stream(token, version, spectator=False)
 
 
 def _version_response(version: int) -> Response:

@@ -98,22 +98,28 @@ def warm_game() -> dict[str, Any]:
     return next(home.sample for home in HOMES.values() if home.sample is not None)
 
 
-def warm(app: Flask) -> None:
-    """Get everything a first sheet needs ready, so that it is no slower than the
-    next: in each language, what building a sheet loads once (templates,
-    translations, locale data, the deal table's font measures), then the PDF
-    renderer, WeasyPrint loaded by drawing one of those sheets."""
+def warm(app: Flask, wait: float = 0.0) -> None:
+    """Get everything a first page and a first sheet need ready, so that they are no
+    slower than the next: every template compiled; in each language, what building
+    a scoreboard and a sheet loads once (translations, locale data, the deal table's
+    font measures); then the PDF renderer, WeasyPrint loaded by drawing one of those
+    sheets. With `wait` (a server's worker, before it answers anyone), until the
+    renderer is warm too, at most `wait` seconds."""
     from flask_babel import force_locale
 
     from referee.engine.messages import LANGUAGES
     from referee.engine.records import parse_record
+    from referee.web.pages import render_game_page
 
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)
     game = service.transient_game(parse_record(warm_game()))
     pages = []
     for language in LANGUAGES:
         with app.test_request_context(), force_locale(language):
+            render_game_page(game)
             pages.append(sheet_html(game))
-    app.extensions["pdf"].start(pages[0])
+    app.extensions["pdf"].start(pages[0], wait=wait)
 
 
 def renderer() -> Renderer:

@@ -89,7 +89,7 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     other.locator("label[for=tricks3_1]").click()
     other.get_by_role("button", name="Enregistrer la correction").click()
     expect(other.locator(".mark.unconfirmed")).to_have_count(1)
-    page.reload()
+    # The first phone follows the game live: it shows the correction by itself.
     expect(page.locator(".agree")).to_contain_text("Bruno −4")
     page.get_by_role("button", name="D’accord").click()
     expect(page.locator(".flash")).to_contain_text("Donne 1 confirmée.")

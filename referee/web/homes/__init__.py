@@ -236,6 +236,16 @@ class HomeTemplates(BaseLoader):
             raise TemplateNotFound(template)
         return FileSystemLoader(str(home.template_folder)).get_source(environment, part)
 
+    def list_templates(self) -> list[str]:
+        """Every template of the homes that have a folder of their own (a server's
+        worker compiles them all before it answers: `referee.web.sheets.warm`)."""
+        return sorted(
+            f"{key}/{name}"
+            for key, home in HOMES.items()
+            if home.template_folder is not None
+            for name in FileSystemLoader(str(home.template_folder)).list_templates()
+        )
+
 
 def _register_own_homes() -> None:
     from referee.web.homes import bombu, boulmous, pitch

@@ -1,0 +1,279 @@
+"""Following a game live: server-sent events that say its version when it changes.
+
+A scoreboard page (a spectator's, or another phone at the table) holds one
+`EventSource` open on `/v/<token>/live` or `/g/<token>/live`. The first event is the
+game's version now; another comes when a deal changes it. The page reloads itself
+when the version is not the one it shows (app.js); without JavaScript the page has
+its Reload button.
+
+Why push and not polling (issue 19, `bench/http.py` part c): a poll is a whole
+request (parse, session, a database read, headers) for nothing new 99 times out of
+100. With 3,000 followers asking every 1.5 s that is 2,000 requests a second, more
+than this server's trivial endpoint serves at all. Here a follower costs a socket
+and a few bytes when something happens.
+
+How, under gunicorn's threaded workers: the view writes the answer's head itself on
+a duplicate of the connection's socket and hands it to this worker process's `Hub`,
+then tells gunicorn it is done with the connection (`_take`: gunicorn closes a
+spent socket in its place). The hub is one thread with a selector. A few times a second it asks the
+database for the versions of the games it follows, in one query; so a deal recorded
+by another worker or another app server reaches the followers too. It notices a
+follower that went away (the socket reads empty), says the same version again now
+and then so that proxies and phones keep the connection (and the page shows when it
+last heard from the server), and ends each stream after a while
+so that the phone reconnects, maybe to a less busy server.
+
+Anywhere else (the development server, the test client, TLS served by gunicorn
+itself) the answer is one event and `retry:`, which makes the browser ask again
+shortly: polling, with the same page code.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from flask import Flask, Response, current_app, request
+
+from referee.services import games as service
+
+#: Seconds between two looks at the followed games' versions (the delay it adds).
+TICK = 0.25
+#: Seconds between two events on a quiet stream (the same version again).
+HEARTBEAT = 15.0
+#: A stream is ended after this long (the phone reconnects at once, on its own).
+LIFETIME = 600.0
+#: Followers one worker process holds; beyond, a phone gets the polling answer.
+MOST = 8000
+#: Milliseconds a browser waits before it asks again (a polling answer, or a
+#: dropped stream).
+RETRY_MS = 1500
+
+HEAD = (
+    b"HTTP/1.1 200 OK\r\n"
+    b"Content-Type: text/event-stream; charset=utf-8\r\n"
+    b"Cache-Control: no-store\r\n"
+    b"X-Accel-Buffering: no\r\n"  # nginx: pass each event on at once
+    b"X-Content-Type-Options: nosniff\r\n"
+    b"Connection: close\r\n\r\n"
+)
+
+
+def event(version: int) -> bytes:
+    """The event that says a game's version."""
+    return f"retry: {RETRY_MS}\ndata: {version}\n\n".encode()
+
+
+GONE = b"event: gone\ndata: \n\n"
+
+
+class HandedOver(Response):
+    """The answer of a stream given to the hub: gunicorn must neither write nor keep
+    the connection. Raising StopIteration from the WSGI call is how a gunicorn
+    worker is told that the application took the socket."""
+
+    def __call__(self, environ: object, start_response: object) -> object:  # type: ignore[override]
+        raise StopIteration
+
+
+@dataclass(eq=False)
+class Follower:
+    """One open stream: its socket, which game it follows, what it was last told."""
+
+    sock: socket.socket
+    spectator: bool
+    token: str
+    version: int
+    until: float
+    quiet_since: float = field(default_factory=time.monotonic)
+
+
+class Hub:
+    """Every stream of one worker process, served by one thread."""
+
+    def __init__(self, app: Flask, versions: Callable[[list[str], bool], dict[str, int]]) -> None:
+        self.app = app
+        self.versions = versions
+        self.selector = selectors.DefaultSelector()
+        self.followers: dict[int, Follower] = {}
+        self.lock = threading.Lock()
+        self.incoming: list[Follower] = []
+        self.wake_read, self.wake_write = socket.socketpair()
+        self.wake_read.setblocking(False)
+        self.wake_write.setblocking(False)
+        self.selector.register(self.wake_read, selectors.EVENT_READ)
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name="referee-follow", daemon=True)
+        self.thread.start()
+
+    def __len__(self) -> int:
+        return len(self.followers) + len(self.incoming)
+
+    def add(self, follower: Follower) -> None:
+        """Take a stream whose head and first event were sent."""
+        with self.lock:
+            self.incoming.append(follower)
+        self._wake()
+
+    def close(self) -> None:
+        """Stop the hub: its streams end (the phones reconnect elsewhere)."""
+        self.stopping = True
+        self._wake()
+        self.thread.join(5)
+
+    def _wake(self) -> None:
+        """Wake the hub's thread up."""
+        try:
+            self.wake_write.send(b"!")
+        except OSError:
+            pass  # the hub is awake already: its pipe is full
+
+    def _run(self) -> None:
+        next_look = 0.0
+        while not self.stopping:
+            for key, _mask in self.selector.select(timeout=TICK):
+                if key.fileobj is self.wake_read:
+                    try:
+                        while self.wake_read.recv(512):
+                            pass
+                    except OSError:
+                        pass
+                else:
+                    self._readable(key.fileobj)  # type: ignore[arg-type]
+            with self.lock:
+                incoming, self.incoming = self.incoming, []
+            for follower in incoming:
+                self.followers[follower.sock.fileno()] = follower
+                self.selector.register(follower.sock, selectors.EVENT_READ)
+            now = time.monotonic()
+            if now >= next_look and self.followers:
+                next_look = now + TICK
+                try:
+                    self._look(now)
+                except Exception:  # a database hiccup: the streams stay, next tick
+                    self.app.logger.exception("live follow: could not read the versions")
+        with self.lock:
+            incoming, self.incoming = self.incoming, []
+        for follower in incoming:
+            follower.sock.close()
+        for fd in list(self.followers):
+            self._drop(fd)
+        self.selector.close()
+        self.wake_read.close()
+        self.wake_write.close()
+
+    def _readable(self, sock: socket.socket) -> None:
+        """A follower's phone sent something: nothing is expected but its going away."""
+        try:
+            data = sock.recv(1024)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._drop(sock.fileno())
+
+    def _look(self, now: float) -> None:
+        """Tell each follower whose game changed; end the streams that are due."""
+        for spectator in (True, False):
+            tokens = sorted(
+                {f.token for f in self.followers.values() if f.spectator is spectator}
+            )
+            if not tokens:
+                continue
+            with self.app.app_context():
+                found = self.versions(tokens, spectator)
+            for fd, follower in list(self.followers.items()):
+                if follower.spectator is not spectator:
+                    continue
+                version = found.get(follower.token)
+                if version is None:  # the link was replaced, or the game is gone
+                    self._send(fd, GONE)
+                    self._drop(fd)
+                elif version != follower.version:
+                    follower.version = version
+                    self._send(fd, event(version))
+                elif now - follower.quiet_since > HEARTBEAT:
+                    self._send(fd, event(version))  # "still here": the page's clock
+                if fd in self.followers and now > follower.until:
+                    self._drop(fd)
+
+    def _send(self, fd: int, data: bytes) -> None:
+        follower = self.followers[fd]
+        follower.quiet_since = time.monotonic()
+        try:
+            sent = follower.sock.send(data)
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                self._drop(fd)
+                return
+            sent = 0
+        if sent < len(data):  # a phone that does not read: it will reconnect
+            self._drop(fd)
+
+    def _drop(self, fd: int) -> None:
+        follower = self.followers.pop(fd, None)
+        if follower is None:
+            return
+        try:
+            self.selector.unregister(follower.sock)
+        except (KeyError, ValueError):
+            pass
+        follower.sock.close()
+
+
+_hubs: dict[int, Hub] = {}
+_hubs_lock = threading.Lock()
+
+
+def hub(app: Flask) -> Hub:
+    """This process's hub, started on first use (after gunicorn forked the worker)."""
+    pid = os.getpid()
+    with _hubs_lock:
+        found = _hubs.get(pid)
+        if found is None:
+            found = _hubs[pid] = Hub(app, lambda tokens, s: service.versions_of(tokens, spectators=s))
+        return found
+
+
+def _take(sock: socket.socket) -> socket.socket:
+    """The connection, taken from gunicorn: a socket of our own on it, and gunicorn's
+    file descriptor pointed at a spent socket pair instead. gunicorn ends a
+    connection it is done with by shutting it down (which would end ours too, since
+    a duplicate shares the connection), then closes it: it now does both to nothing."""
+    mine = sock.dup()
+    spent, other = socket.socketpair()
+    os.dup2(spent.fileno(), sock.fileno())
+    spent.close()
+    other.close()
+    return mine
+
+
+def stream(token: str, version: int, *, spectator: bool) -> Response:
+    """The answer to a follower: a stream handed to the hub, or one event to poll."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    sock = request.environ.get("gunicorn.socket")
+    if (
+        type(sock) is socket.socket  # not TLS, not a test client
+        and app.config.get("LIVE_STREAMS", True)
+        and len(hub(app)) < MOST
+    ):
+        mine = _take(sock)
+        try:
+            mine.settimeout(2)
+            mine.sendall(HEAD + event(version))
+            mine.setblocking(False)
+        except OSError:
+            mine.close()
+            return HandedOver()
+        hub(app).add(Follower(mine, spectator, token, version, time.monotonic() + LIFETIME))
+        return HandedOver()
+    response = Response(event(version), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    return response

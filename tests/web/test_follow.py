@@ -1,0 +1,275 @@
+"""Issue 19 on the app's side: the live follow, the cheap reads that every view
+makes, and the caches that keep a scoreboard from being rendered twice."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.extensions import db
+from referee.lru import LRU
+from referee.models import Game, RateLimit
+from referee.services import games as service
+from referee.web import follow
+from referee.web.session import CheckedOnceSessionInterface
+from tests.web.conftest import new_game
+from tests.web.test_boulmous_flow import deal, tricks
+
+PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def tokens_of(app: Flask, token: str) -> tuple[str, str]:
+    with app.app_context():
+        game = db.session.query(Game).filter_by(token=token).one()
+        return game.token, game.view_token
+
+
+# --- the live follow ---------------------------------------------------------------
+
+
+def test_a_follower_outside_gunicorn_gets_one_event_and_polls(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The test client (like the development server) cannot hand its connection over:
+    the answer is the version now and `retry:`, so EventSource asks again shortly."""
+    token, view = tokens_of(app, new_game(client, "boulmous", PLAYERS))
+    for path in (f"/v/{view}/live", f"/g/{token}/live"):
+        answer = client.get(path)
+        assert answer.status_code == 200
+        assert answer.mimetype == "text/event-stream"
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.get_data(as_text=True) == f"retry: {follow.RETRY_MS}\ndata: 0\n\n"
+    deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    assert client.get(f"/v/{view}/live").get_data(as_text=True).endswith("data: 1\n\n")
+    assert client.get("/v/nothing-here/live").status_code == 404
+    assert client.get("/g/nothing-here/live").status_code == 404
+
+
+def test_the_pages_say_where_to_follow(app: Flask, client: FlaskClient) -> None:
+    token, view = tokens_of(app, new_game(client, "boulmous", PLAYERS))
+    assert f'data-live-url="/g/{token}/live"' in client.get(f"/g/{token}").get_data(as_text=True)
+    assert f'data-live-url="/v/{view}/live"' in client.get(f"/v/{view}").get_data(as_text=True)
+
+
+def read_event(sock: socket.socket) -> bytes:
+    sock.settimeout(3)
+    data = b""
+    while not data.endswith(b"\n\n"):
+        chunk = sock.recv(1024)
+        if not chunk:
+            return data
+        data += chunk
+    return data
+
+
+def test_the_hub_tells_changes_says_gone_and_forgets_who_left(app: Flask) -> None:
+    versions: dict[str, int] = {"a": 3, "b": 7}
+    asked: list[tuple[list[str], bool]] = []
+
+    def versions_of(tokens: list[str], spectators: bool) -> dict[str, int]:
+        asked.append((tokens, spectators))
+        return {t: versions[t] for t in tokens if t in versions}
+
+    hub = follow.Hub(app, versions_of)
+    ours_a, theirs_a = socket.socketpair()
+    ours_b, theirs_b = socket.socketpair()
+    ours_c, theirs_c = socket.socketpair()
+    for sock, token in ((ours_a, "a"), (ours_b, "b"), (ours_c, "a")):
+        sock.setblocking(False)
+        hub.add(follow.Follower(sock, True, token, versions[token], time.monotonic() + 60))
+    time.sleep(3 * follow.TICK)
+    assert len(hub) == 3
+    # One query for all the games followed, not one per follower.
+    assert asked[-1] == (["a", "b"], True)
+
+    versions["a"] = 4
+    assert read_event(theirs_a) == follow.event(4)
+    assert read_event(theirs_c) == follow.event(4)
+    theirs_c.close()  # that phone went away
+    del versions["b"]  # that link was replaced
+    assert read_event(theirs_b) == follow.GONE
+    assert theirs_b.recv(10) == b""  # and its stream ended
+    deadline = time.monotonic() + 3
+    while len(hub) > 1 and time.monotonic() < deadline:
+        time.sleep(follow.TICK)
+    assert len(hub) == 1
+    versions["a"] = 5
+    assert read_event(theirs_a) == follow.event(5)
+    hub.close()
+    assert theirs_a.recv(10) == b""  # a stopped hub ends its streams
+    for sock in (theirs_a, theirs_b):
+        sock.close()
+
+
+def test_versions_of_many_games_in_one_read(app: Flask, client: FlaskClient) -> None:
+    first, view = tokens_of(app, new_game(client, "boulmous", PLAYERS))
+    second, _ = tokens_of(app, new_game(client, "boulmous", PLAYERS))
+    deal(client, second, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    with app.app_context():
+        assert service.versions_of([first, second, "gone"], spectators=False) == {
+            first: 0,
+            second: 1,
+        }
+        assert service.versions_of([view], spectators=True) == {view: 0}
+        assert service.versions_of([], spectators=True) == {}
+        # Beyond one query's 500 tokens: the rest are asked too.
+        assert service.versions_of([f"x{n}" for n in range(700)] + [first], spectators=False) == {
+            first: 0
+        }
+        assert service.state_of(second) == (1, False, False)
+        assert service.view_version_of(view) == (first, 0)
+        assert service.version_of("gone") is None
+
+
+# --- one render for a table's phones, one row a deal ---------------------------------
+
+
+def test_phones_asking_at_once_wait_for_one_render() -> None:
+    cache: LRU[str] = LRU(8)
+    made: list[int] = []
+    start = threading.Barrier(6)
+
+    def make() -> str:
+        made.append(1)
+        time.sleep(0.3)
+        return "page"
+
+    results: list[str] = []
+
+    def phone() -> None:
+        start.wait()
+        results.append(cache.get_or_make("board", make))
+
+    phones = [threading.Thread(target=phone) for _ in range(6)]
+    for thread in phones:
+        thread.start()
+    for thread in phones:
+        thread.join()
+    assert results == ["page"] * 6
+    assert len(made) == 1
+
+
+def test_a_failed_render_lets_the_next_phone_render() -> None:
+    cache: LRU[str] = LRU(8)
+
+    def broken() -> str:
+        raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError):
+        cache.get_or_make("board", broken)
+    assert cache.get_or_make("board", lambda: "page") == "page"
+
+
+def test_a_new_deal_renders_one_row_and_a_correction_its_own(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    for _ in range(3):
+        deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    rows: LRU[Any] = app.extensions["row_cache"]
+    client.get(f"/g/{token}")
+    before = rows.misses
+    deal(client, token, taker=2, bid=3, contract="hearts", **tricks(1, 1, 4, 0))
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert rows.misses - before == 1  # only deal 4's row was rendered
+    assert page.count('<details class="why">') == 4
+    # A correction of deal 2 (Chloé takes): deal 2's row changes, and every row
+    # after it (their totals moved); deal 1's does not.
+    before = rows.misses
+    corrected = client.post(
+        f"/g/{token}/deal/2/edit",
+        data={
+            "action": "save",
+            "version": "4",
+            "taker": "2",
+            "bid": "4",
+            "contract": "clubs",
+            **{k: str(v) for k, v in tricks(0, 1, 5, 0).items()},
+        },
+    )
+    assert corrected.status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert rows.misses - before == 3
+    history = page[page.index('<section class="history">') :]
+    assert history.count("♣") >= 1
+    # A renamed player: every row that names her (as the dealer) says the new name.
+    renamed = client.post(
+        f"/g/{token}/players", data={"seat": "0", "name": "Anaïs", "version": "5"}
+    )
+    assert renamed.status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    history = page[page.index('<section class="history">') :]
+    assert "Anaïs" in history
+    assert ": Ana<" not in history
+
+
+# --- the session cookie, checked once --------------------------------------------------
+
+
+def test_a_session_cookie_is_checked_once_and_copied(app: Flask, client: FlaskClient) -> None:
+    new_game(client, "boulmous", PLAYERS)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    interface = app.session_interface
+    assert isinstance(interface, CheckedOnceSessionInterface)
+    with app.test_request_context("/", headers={"Cookie": f"session={cookie.value}"}):
+        from flask import request
+
+        first = interface.open_session(app, request)
+        assert first is not None and first["games"]
+        first["games"].append("changed in place")  # a request's own copy
+        again = interface.open_session(app, request)
+        assert again is not None and "changed in place" not in again["games"]
+    # A forged cookie is refused (and not kept), as Flask's own check does.
+    forged = cookie.value[:-4] + ("AAAA" if not cookie.value.endswith("AAAA") else "BBBB")
+    with app.test_request_context("/", headers={"Cookie": f"session={forged}"}):
+        from flask import request
+
+        assert dict(interface.open_session(app, request) or {}) == {}
+
+
+def test_an_expired_session_cookie_is_refused_even_when_kept(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new_game(client, "boulmous", PLAYERS)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    interface = app.session_interface
+    with app.test_request_context("/", headers={"Cookie": f"session={cookie.value}"}):
+        from flask import request
+
+        assert interface.open_session(app, request)  # checked, and kept
+        later = time.time() + app.permanent_session_lifetime.total_seconds() + 10
+        monkeypatch.setattr("referee.web.session.time.time", lambda: later)
+        assert dict(interface.open_session(app, request) or {}) == {}
+
+
+# --- a preview writes nothing -----------------------------------------------------------
+
+
+def test_previews_write_nothing_to_the_database_and_are_still_limited(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    app.config["RATE_LIMITS"] = {"write": 600, "import": 30, "create": 60, "preview": 3}
+    with app.app_context():
+        rows = db.session.query(RateLimit).count()
+    form = {
+        "taker": "1",
+        "bid": "4",
+        "contract": "spades",
+        **{k: str(v) for k, v in tricks(1, 4, 1, 0).items()},
+    }
+    answers = [client.post(f"/g/{token}/preview.json", data=form).status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    with app.app_context():
+        assert db.session.query(RateLimit).count() == rows
+    deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    with app.app_context():
+        assert db.session.query(RateLimit).count() == rows + 1  # a write is counted there
