@@ -1,4 +1,13 @@
-"""The scripts and style sheet as served: their comments and indentation left out.
+"""The static files as served: the scripts and style sheet lean, every file under a
+fingerprinted address.
+
+Every `url_for('static', ...)` carries `?v=` and a digest of the file as served. An
+answer to an address whose digest is the file's own may be kept a year and never
+asked again (`immutable`): a page views its style sheet and scripts without a
+request, online or off (issue 19); a new version of a file has a new address. An
+address without it, or with an old one, is answered as before (revalidated).
+
+The scripts and style sheet: their comments and indentation left out.
 
 They are written to be read (a comment says what each part does and why), and a
 phone at the table pays for every byte of a page: the whole page with its scripts
@@ -25,6 +34,10 @@ _INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 _TYPES = {".js": "text/javascript", ".css": "text/css"}
 
 
+#: How long a fingerprinted file may be kept.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
 @dataclass(frozen=True)
 class Asset:
     mtime: float
@@ -38,26 +51,46 @@ def lean(text: str, suffix: str) -> str:
 
 
 def register(app: Flask) -> None:
-    """Serve `static/*.js` and `static/*.css` lean; every other static file as is."""
+    """Serve `static/*.js` and `static/*.css` lean, every other static file as is, all
+    of them under fingerprinted addresses."""
     folder = Path(app.static_folder or "static")
     made: dict[str, Asset] = {}
 
-    def static(filename: str) -> Response:
+    def asset(filename: str) -> Asset | None:
+        """The file as served, with its digest (None: not a file of the folder)."""
         path = folder / filename
-        suffix = path.suffix
-        if suffix not in _TYPES or "/" in filename or not path.is_file():
-            return app.send_static_file(filename)
+        if "/" in filename or not path.is_file():
+            return None
         mtime = path.stat().st_mtime
-        asset = made.get(filename)
-        if asset is None or asset.mtime != mtime:
-            text = lean(path.read_text(encoding="utf-8"), suffix).encode()
-            asset = Asset(mtime, text, hashlib.blake2s(text, digest_size=8).hexdigest())
-            made[filename] = asset
-        if asset.etag in request.if_none_match:
-            return Response(status=304, headers={"ETag": f'"{asset.etag}"'})
-        response = Response(asset.text, mimetype=_TYPES[suffix])
-        response.set_etag(asset.etag)
-        response.headers["Cache-Control"] = "no-cache"
+        found = made.get(filename)
+        if found is None or found.mtime != mtime:
+            raw = path.read_bytes()
+            if path.suffix in _TYPES:
+                raw = lean(raw.decode("utf-8"), path.suffix).encode()
+            found = Asset(mtime, raw, hashlib.blake2s(raw, digest_size=8).hexdigest())
+            made[filename] = found
+        return found
+
+    def static(filename: str) -> Response:
+        found = asset(filename)
+        if found is None:
+            return app.send_static_file(filename)
+        fingerprinted = request.args.get("v") == found.etag
+        if found.etag in request.if_none_match:
+            response = Response(status=304)
+        elif Path(filename).suffix in _TYPES:
+            response = Response(found.text, mimetype=_TYPES[Path(filename).suffix])
+        else:
+            response = app.send_static_file(filename)
+        response.set_etag(found.etag)
+        response.headers["Cache-Control"] = IMMUTABLE if fingerprinted else "no-cache"
         return response
 
+    def fingerprint(endpoint: str, values: dict[str, object]) -> None:
+        if endpoint == "static" and "v" not in values:
+            found = asset(str(values.get("filename", "")))
+            if found is not None:
+                values["v"] = found.etag
+
     app.view_functions["static"] = static
+    app.url_default_functions.setdefault(None, []).append(fingerprint)

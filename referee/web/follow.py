@@ -30,6 +30,7 @@ shortly: polling, with the same page code.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import selectors
@@ -129,10 +130,9 @@ class Hub:
 
     def _wake(self) -> None:
         """Wake the hub's thread up."""
-        try:
+        # An error: the pipe is full, so the hub is being woken already.
+        with contextlib.suppress(OSError):
             self.wake_write.send(b"!")
-        except OSError:
-            pass  # the hub is awake already: its pipe is full
 
     def _run(self) -> None:
         next_look = 0.0
@@ -182,9 +182,7 @@ class Hub:
     def _look(self, now: float) -> None:
         """Tell each follower whose game changed; end the streams that are due."""
         for spectator in (True, False):
-            tokens = sorted(
-                {f.token for f in self.followers.values() if f.spectator is spectator}
-            )
+            tokens = sorted({f.token for f in self.followers.values() if f.spectator is spectator})
             if not tokens:
                 continue
             with self.app.app_context():
@@ -221,10 +219,8 @@ class Hub:
         follower = self.followers.pop(fd, None)
         if follower is None:
             return
-        try:
+        with contextlib.suppress(KeyError, ValueError):
             self.selector.unregister(follower.sock)
-        except (KeyError, ValueError):
-            pass
         follower.sock.close()
 
 
@@ -238,7 +234,9 @@ def hub(app: Flask) -> Hub:
     with _hubs_lock:
         found = _hubs.get(pid)
         if found is None:
-            found = _hubs[pid] = Hub(app, lambda tokens, s: service.versions_of(tokens, spectators=s))
+            found = _hubs[pid] = Hub(
+                app, lambda tokens, s: service.versions_of(tokens, spectators=s)
+            )
         return found
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
 import unicodedata
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import (
@@ -13,7 +16,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     session,
     url_for,
 )
@@ -90,10 +92,29 @@ def is_local_path(target: str) -> bool:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, from the site's root so that it may serve every page."""
-    response = send_from_directory(current_app.static_folder or "static", "sw.js")
+    """The service worker, from the site's root so that it may serve every page.
+
+    Its list of files to keep names them by their fingerprinted addresses (the ones
+    the pages ask for: `web.assets`), and its cache's name holds their digests, so
+    that a new version of a file is a new worker, which keeps the new file.
+    """
+    path = Path(current_app.static_folder or "static") / "sw.js"
+    text = path.read_text(encoding="utf-8")
+    names = _STATIC_LIST.search(text)
+    if names is not None:
+        files = re.findall(r'"/static/([^"]+)"', names.group(1))
+        urls = [url_for("static", filename=name) for name in files]
+        listed = ", ".join(f'"{url}"' for url in urls)
+        text = text.replace(names.group(0), f"const STATIC = [{listed}];")
+        digest = hashlib.blake2s(" ".join(urls).encode(), digest_size=4).hexdigest()
+        text = re.sub(r'const VERSION = "([^"]+)";', rf'const VERSION = "\1-{digest}";', text)
+    response = Response(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+#: The service worker's list of static files to keep.
+_STATIC_LIST = re.compile(r"const STATIC = \[([^\]]*)\];")
 
 
 @bp.get("/offline")

@@ -36,3 +36,39 @@ def test_other_static_files_are_served_as_they_are(client: FlaskClient) -> None:
     with client.get("/static/icon.svg") as icon:
         assert icon.status_code == 200
         assert icon.data == (STATIC / "icon.svg").read_bytes()
+
+
+def test_static_files_are_fingerprinted_and_kept_a_year(client: FlaskClient) -> None:
+    """Issue 19: a page's style sheet, scripts and icons are asked under addresses that
+    hold their digest, kept a year without a request; a new file, a new address."""
+    import hashlib
+    import re
+
+    page = client.get("/").get_data(as_text=True)
+    addresses = re.findall(r'"(/static/[^"?]+)\?v=([0-9a-f]+)"', page)
+    assert {name for name, _ in addresses} >= {"/static/app.css", "/static/app.js"}
+    for name, digest in addresses:
+        with client.get(f"{name}?v={digest}") as answer:
+            assert answer.status_code == 200
+            assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            # The digest is the file's as served: its content names it.
+            assert hashlib.blake2s(answer.data, digest_size=8).hexdigest() == digest
+        # Its plain or stale address is revalidated, as before.
+        for other in (name, f"{name}?v=0000000000000000"):
+            with client.get(other) as answer:
+                assert answer.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_service_worker_keeps_the_addresses_the_pages_ask_for(client: FlaskClient) -> None:
+    import re
+
+    worker = client.get("/sw.js")
+    assert worker.headers["Cache-Control"] == "no-cache"
+    text = worker.get_data(as_text=True)
+    kept = re.search(r"const STATIC = \[([^\]]*)\];", text)
+    assert kept is not None
+    listed = set(re.findall(r'"([^"]+)"', kept.group(1)))
+    page = client.get("/").get_data(as_text=True)
+    asked = set(re.findall(r'(/static/(?:app\.css|app\.js|queue\.js)\?v=[0-9a-f]+)"', page))
+    assert asked and asked <= listed
+    assert re.search(r'const VERSION = "referee-1-[0-9a-f]{8}";', text)

@@ -222,10 +222,12 @@ def test_a_session_cookie_is_checked_once_and_copied(app: Flask, client: FlaskCl
         from flask import request
 
         first = interface.open_session(app, request)
-        assert first is not None and first["games"]
+        assert first is not None
+        assert first["games"]
         first["games"].append("changed in place")  # a request's own copy
         again = interface.open_session(app, request)
-        assert again is not None and "changed in place" not in again["games"]
+        assert again is not None
+        assert "changed in place" not in again["games"]
     # A forged cookie is refused (and not kept), as Flask's own check does.
     forged = cookie.value[:-4] + ("AAAA" if not cookie.value.endswith("AAAA") else "BBBB")
     with app.test_request_context("/", headers={"Cookie": f"session={forged}"}):

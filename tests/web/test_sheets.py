@@ -548,3 +548,35 @@ def test_a_sheet_with_the_reasons(client: FlaskClient) -> None:
     text = "".join(p.extract_text() for p in sheet.pages)
     assert "Why each deal scored so" in text
     assert "Bruno bid 4 and took 3: boîte, −4." in text
+
+
+def test_warm_compiles_every_page_before_the_first(app: Flask) -> None:
+    """A server's worker answers once warm (issue 19, item 4): every template of the
+    app and of the games' homes compiled, a scoreboard rendered in each language."""
+    from referee.web.sheets import warm
+
+    app.jinja_env.cache.clear()  # type: ignore[union-attr]
+    app.config["PDF_IN_PROCESS"] = True
+    warm(app)
+    cached = {key[1] for key in app.jinja_env.cache or {}}
+    listed = set(app.jinja_env.list_templates(extensions=["html"]))
+    assert {"game.html", "deal.html", "_history_row.html", "boulmous/deal.html"} <= listed
+    assert listed <= cached
+
+
+def test_a_renderer_started_with_wait_is_warm_at_once() -> None:
+    """`start(wait=...)` returns once the renderer process drew its warm-up: the
+    first sheet then waits for nothing but itself."""
+    renderer = Renderer(in_process=False)
+    try:
+        assert renderer.start(wait=60) is True
+        process = renderer._process
+        assert renderer.start(wait=60) is True  # already warm: the same process
+        assert renderer._process is process
+        assert renderer.render("<p>Ana</p>").startswith(b"%PDF")
+        # A renderer started lazily (no wait) still answers its first sheet: the
+        # warm-up message is read on the way.
+        renderer.stop()
+        assert renderer.render("<p>Bruno</p>").startswith(b"%PDF")
+    finally:
+        renderer.stop()
