@@ -70,5 +70,6 @@ def test_the_service_worker_keeps_the_addresses_the_pages_ask_for(client: FlaskC
     listed = set(re.findall(r'"([^"]+)"', kept.group(1)))
     page = client.get("/").get_data(as_text=True)
     asked = set(re.findall(r'(/static/(?:app\.css|app\.js|queue\.js)\?v=[0-9a-f]+)"', page))
-    assert asked and asked <= listed
+    assert asked
+    assert asked <= listed
     assert re.search(r'const VERSION = "referee-1-[0-9a-f]{8}";', text)
