@@ -404,17 +404,22 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     live.hidden = false;
   };
   let stale = false;  // a change seen while the page was hidden: reload when shown
+  // Once this phone leaves the page (a form sent, a link followed), a change it
+  // hears must not reload the page: that reload would race its own navigation
+  // (and eat the message of the page it goes to).
+  let leaving = false;
   const seen = (version) => {
-    if (String(version) === known) return;
+    if (String(version) === known || leaving) return;
     if (document.visibilityState === "visible") window.location.reload();
     else stale = true;
   };
   document.addEventListener("visibilitychange", () => {
-    if (stale && document.visibilityState === "visible") window.location.reload();
+    if (stale && !leaving && document.visibilityState === "visible") window.location.reload();
   });
   let timer = null;
+  let source = null;
   const poll = () => {
-    if (document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible" || leaving) return;
     fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
       .then((r) => {
         if (r.status === 404) {
@@ -431,8 +436,12 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   // Pushed (server-sent events: the server says each new version as it comes,
   // within a quarter of a second); polling every 1.5 s where a browser has no
   // EventSource, or once the stream is refused for good.
-  if (window.EventSource && live.dataset.liveUrl) {
-    const source = new EventSource(live.dataset.liveUrl);
+  const follow = () => {
+    if (!(window.EventSource && live.dataset.liveUrl)) {
+      timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
+      return;
+    }
+    source = new EventSource(live.dataset.liveUrl);
     source.onmessage = (message) => { news(true); seen(message.data); };
     source.addEventListener("gone", () => { source.close(); gone(); });
     source.onerror = () => {
@@ -441,9 +450,19 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       // closes the stream: the poll says which.
       if (source.readyState === EventSource.CLOSED) { poll(); timer = window.setInterval(poll, 1500); }
     };
-  } else {
-    timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
-  }
+  };
+  const stop = () => {
+    leaving = true;
+    if (source) source.close();
+    window.clearInterval(timer);
+  };
+  window.addEventListener("beforeunload", stop);
+  // Back to this page from the back-forward cache: follow again, and say if the
+  // game changed meanwhile (the first event is its version now).
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && leaving) { leaving = false; follow(); }
+  });
+  follow();
 });
 
 // (Last, once every listener above is in place.) The entries kept by a language switch.
