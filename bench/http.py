@@ -61,6 +61,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    #: The latencies again, per kind of request ("GET /g/…/deal").
+    by: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, seconds: float, ok: bool, kind: str = "") -> None:
         self.latencies.append(seconds)
@@ -150,7 +152,9 @@ class Client:
             stats.add(time.perf_counter() - start, False, f"{method} {type(error).__name__}")
             self.writer = None
             return b""
-        stats.add(time.perf_counter() - start, status < 400, f"{method} {status}")
+        took = time.perf_counter() - start
+        stats.add(took, status < 400, f"{method} {status}")
+        stats.by.setdefault(f"{method} {_KIND.sub('/…', path)}", []).append(took)
         return data
 
     def close(self) -> None:
@@ -233,6 +237,8 @@ def seed(url: str, count: int, history: int) -> list[tuple[str, str]]:
     return [tuple(pair) for pair in json.loads(done.stdout)]  # type: ignore[misc]
 
 
+#: A request's kind: its path with the tokens left out.
+_KIND = re.compile(r"/[A-Za-z0-9_-]{16,}")
 _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(rb'name="key" value="([^"]+)"')
 
@@ -589,6 +595,12 @@ async def main_async(
             stats = await paced(port, rest[:count], args.paced_seconds, args.phones)
             cpu, mine = server_cpu(pid) - cpu, time.process_time() - mine
             ok = stats.errors == 0 and stats.pct(0.95) <= 100
+            for kind, took in sorted(stats.by.items()):
+                took.sort()
+                print(
+                    f"    {kind}: {len(took)}, p50 {took[len(took) // 2] * 1000:.1f} ms, "
+                    f"p95 {took[int(len(took) * 0.95)] * 1000:.1f} ms"
+                )
             print(
                 line(f"{count} tables", stats, args.paced_seconds)
                 + f", server {cpu / args.paced_seconds:.2f} cores, "

@@ -16,6 +16,7 @@ import pytest
 
 from tests.deploy.conftest import HOST, Proxy, start_caddy, start_nginx
 from tests.server.conftest import Phone
+from tests.server.test_follow import Stream
 from tests.server.slow import SlowClients, Table, p95
 
 pytestmark = pytest.mark.deploy
@@ -48,6 +49,23 @@ def test_a_game_through_the_proxy(proxy: Proxy) -> None:
         sheet.request("GET", f"/g/{token}/sheet.pdf")
         answer = sheet.getresponse()
         assert (answer.status, answer.read()[:4]) == (200, b"%PDF")
+    phone.close()
+
+
+def test_a_game_followed_live_through_the_proxy(proxy: Proxy) -> None:
+    """The stream of events passes the proxy at once (nginx is told not to buffer
+    it): a deal reaches a follower within seconds (issue 19)."""
+    phone = Phone(proxy.port, tls=proxy.tls)
+    token = phone.new_game(["Ana", "Bruno", "Chloé", "Driss"])
+    stream = Stream(proxy.port, f"/g/{token}/live", proxy.tls)
+    assert stream.status == 200
+    assert stream.next_event(5) == ("message", "0")
+    fields = phone.form(f"/g/{token}/deal")
+    deal = {"action": "save", "taker": "1", "bid": "4", "contract": "hearts"}
+    deal.update({f"tricks{i}": str(n) for i, n in enumerate([1, 4, 1, 0])})
+    assert phone.post_deal(token, {**fields, **deal})[0] == 302
+    assert stream.next_event(5) == ("message", "1")
+    stream.close()
     phone.close()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 import socket
+import ssl
 import time
 
 from tests.server.conftest import HOST, Phone, Server
@@ -15,8 +16,10 @@ from tests.server.test_concurrency import as_form, random_deal
 class Stream:
     """A raw stream of events, read line by line as EventSource would."""
 
-    def __init__(self, port: int, path: str) -> None:
+    def __init__(self, port: int, path: str, tls: ssl.SSLContext | None = None) -> None:
         self.sock = socket.create_connection((HOST, port), timeout=5)
+        if tls is not None:
+            self.sock = tls.wrap_socket(self.sock, server_hostname=HOST)
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
         self.file = self.sock.makefile("rb")
         self.status = int(self.file.readline().split()[1])
