@@ -16,8 +16,8 @@ import pytest
 
 from tests.deploy.conftest import HOST, Proxy, start_caddy, start_nginx
 from tests.server.conftest import Phone
-from tests.server.test_follow import Stream
 from tests.server.slow import SlowClients, Table, p95
+from tests.server.test_follow import Stream
 
 pytestmark = pytest.mark.deploy
 
