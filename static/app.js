@@ -457,6 +457,21 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     window.clearInterval(timer);
   };
   window.addEventListener("beforeunload", stop);
+  // A cut network: said at once. A stream that went quiet for longer than the
+  // server's "still here" (every 15 s) is dead without knowing it (a phone that
+  // changed networks): opened again.
+  window.addEventListener("offline", () => news(false));
+  window.addEventListener("online", () => {  // back: ask again at once
+    if (!source || leaving) return;
+    source.close();
+    follow();
+  });
+  window.setInterval(() => {
+    if (!source || leaving || new Date() - last < 40000) return;
+    news(false);
+    source.close();
+    follow();
+  }, 5000);
   // Back to this page from the back-forward cache: follow again, and say if the
   // game changed meanwhile (the first event is its version now).
   window.addEventListener("pageshow", (event) => {
