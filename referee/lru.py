@@ -38,11 +38,8 @@ class LRU(Generic[V]):
         of a new deal at the same moment, rendered the same page four times).
         """
         with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                self.hits += 1
+            if self._counted(key):
                 return self._data[key]
-            self.misses += 1
             making = self._making.get(key)
             mine = making is None
             if mine:
@@ -67,12 +64,17 @@ class LRU(Generic[V]):
     def peek(self, key: Hashable) -> V | None:
         """The cached value of `key` (made most recent), or None."""
         with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                self.hits += 1
-                return self._data[key]
-            self.misses += 1
-            return None
+            return self._data[key] if self._counted(key) else None
+
+    def _counted(self, key: Hashable) -> bool:
+        """Whether `key` is cached (then made most recent); a hit or a miss counted.
+        The lock is held."""
+        if key in self._data:
+            self._data.move_to_end(key)
+            self.hits += 1
+            return True
+        self.misses += 1
+        return False
 
     def put(self, key: Hashable, value: V) -> None:
         """Store `value` under `key`, dropping the least recent beyond the size."""
