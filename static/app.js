@@ -506,8 +506,9 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   const body = document.body.dataset;
   let waiting = false;
   try { waiting = (localStorage.getItem("referee.queue") || "[]") !== "[]"; } catch (e) { /* private mode */ }
-  // (A deal form's page carries the queue itself, so that it runs before any tap.)
-  if (waiting && !document.querySelector("script[src$='/queue.js']")) {
+  // (A deal form's page carries the queue itself, so that it runs before any tap;
+  // its address carries its fingerprint: `?v=`.)
+  if (waiting && !document.querySelector("script[src*='/queue.js']")) {
     const script = document.createElement("script");
     script.src = body.queue;
     document.head.append(script);
