@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import time
+from pathlib import Path
 
 from flask import Flask, Response, abort, g, render_template, request
 from flask_babel import get_locale
@@ -12,7 +13,7 @@ from jinja2 import ChoiceLoader
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
-from referee.web.cache import LRU, CachedPage
+from referee.web.cache import LRU, CachedPage, SharedPages
 
 #: Which limit each write counts against (per client address and minute); the rest
 #: are "write".
@@ -85,6 +86,10 @@ def register(app: Flask) -> None:
     app.register_blueprint(tables.bp)
     register_filters(app)
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
+    # The server's worker processes share what they render (`referee serve` makes
+    # the folder); elsewhere (one process) the memory alone serves.
+    shared = app.config.get("SHARED_PAGES")
+    app.extensions["shared_pages"] = SharedPages(Path(shared)) if shared else None
     app.extensions["row_cache"] = LRU[object](app.config.get("ROW_CACHE_SIZE", board.ROWS_KEPT))
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))

@@ -32,7 +32,7 @@ from referee.models import Game
 from referee.services import games as service
 from referee.services import tables
 from referee.web.board import Row, build
-from referee.web.cache import LRU, CachedPage
+from referee.web.cache import LRU, CachedPage, cached_page
 from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.format import signed
 from referee.web.forms import (
@@ -143,10 +143,9 @@ def show(token: str) -> Page:
     # A game whose deals are confirmed shows each phone what it may agree to.
     if session.get("_flashes") or just or finished or confirming:
         return render_game_page(load(token), just=just)
-    cache: LRU[CachedPage] = current_app.extensions["page_cache"]
     key = ("edit", token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
-    page = cache.get_or_make(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
+    page = cached_page(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
     return page.response(request.accept_encodings, request.if_none_match)
 
 

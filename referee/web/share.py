@@ -7,7 +7,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     jsonify,
     redirect,
@@ -22,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
 from referee.web import follow
-from referee.web.cache import LRU, CachedPage
+from referee.web.cache import CachedPage, cached_page
 from referee.web.main import remember
 from referee.web.pages import game_page_tag, load, render_game_page
 
@@ -83,7 +82,6 @@ def spectate(view_token: str) -> Response:
     if found is None:
         abort(404)
     token, version = found
-    cache: LRU[CachedPage] = current_app.extensions["page_cache"]
     key = ("view", view_token, version, str(get_locale()))
 
     def render() -> CachedPage:
@@ -91,7 +89,7 @@ def spectate(view_token: str) -> Response:
         etag = f"v{version}-{key[3]}-{game_page_tag(view_token)}"
         return CachedPage.of(render_game_page(game, spectator=True), etag)
 
-    page = cache.get_or_make(key, render)
+    page = cached_page(key, render)
     return page.response(request.accept_encodings, request.if_none_match)
 
 

@@ -1,0 +1,201 @@
+"""The server's worker processes share their renders and keep their pauses short (issue 19).
+
+Two apps on one database stand for two workers of one `referee serve`: what one of
+them rendered, the other serves without rendering it again.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from referee import cli
+from referee.app import create_app
+from referee.extensions import db
+from referee.web import assets, games, share
+from referee.web.cache import CachedPage, SharedPages
+from tests.web.conftest import new_game
+from tests.web.test_boulmous_flow import PLAYERS, deal, tricks
+
+
+def worker(database: str, shared: Path | None) -> Flask:
+    config: dict[str, Any] = {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "SQLALCHEMY_DATABASE_URI": database,
+        "WTF_CSRF_ENABLED": False,
+    }
+    if shared is not None:
+        config["SHARED_PAGES"] = str(shared)
+    return create_app(config)
+
+
+@pytest.fixture
+def workers(database: str, tmp_path: Path) -> Iterator[tuple[Flask, Flask]]:
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    pair = (worker(database, folder), worker(database, folder))
+    yield pair
+    for app in pair:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every scoreboard rendered (True: a spectator's)."""
+    made: list[bool] = []
+    real = games.render_game_page
+
+    def counted(game: Any, spectator: bool = False, just: Any = None) -> str:
+        made.append(spectator)
+        return real(game, spectator=spectator, just=just)
+
+    monkeypatch.setattr(games, "render_game_page", counted)
+    monkeypatch.setattr(share, "render_game_page", counted)
+    return made
+
+
+def test_a_page_one_worker_rendered_is_served_by_the_other(
+    workers: tuple[Flask, Flask], renders: list[bool]
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    token = new_game(first, "boulmous", PLAYERS)
+    with workers[0].app_context():
+        view = db.session.scalar(db.select(games.Game.view_token).where(games.Game.token == token))
+    seen = first.get(f"/g/{token}", headers={"Accept-Language": "fr"})
+    assert renders == [False]
+    # The other worker has it in no memory of its own: it reads the first one's.
+    other = second.get(f"/g/{token}", headers={"Accept-Language": "fr"})
+    assert renders == [False]
+    assert other.get_data() == seen.get_data()
+    assert other.headers["ETag"] == seen.headers["ETag"]
+    # Each language, each kind of page (the spectators'), each version: one render.
+    second.get(f"/g/{token}", headers={"Accept-Language": "en"})
+    first.get(f"/g/{token}", headers={"Accept-Language": "en"})
+    assert renders == [False, False]
+    second.get(f"/v/{view}", headers={"Accept-Language": "fr"})
+    first.get(f"/v/{view}", headers={"Accept-Language": "fr"})
+    assert renders == [False, False, True]
+    answer = deal(second, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    assert answer.status_code == 302
+    # The phone that recorded it sees its "just recorded" line once (drawn for it).
+    second.get(f"/g/{token}", headers={"Accept-Language": "fr"})
+    fresh = first.get(f"/g/{token}", headers={"Accept-Language": "fr"})
+    after = second.get(f"/g/{token}", headers={"Accept-Language": "fr"})
+    assert after.get_data() == fresh.get_data() != seen.get_data()
+    assert renders.count(False) == 4  # the "just recorded" page, then the new version once
+
+
+def test_a_file_of_another_version_or_broken_is_not_the_page(tmp_path: Path) -> None:
+    store = SharedPages(tmp_path)
+    page = CachedPage.of("<p>deal 3</p>", "3-fr-x")
+    store.put(("edit", "abc", 3, "fr"), page)
+    assert store.get(("edit", "abc", 3, "fr")) == page
+    assert store.get(("edit", "abc", 4, "fr")) is None  # the next version: not yet drawn
+    assert store.get(("edit", "abc", 3, "en")) is None
+    assert store.get(("view", "abc", 3, "fr")) is None
+    store.put(("edit", "abc", 4, "fr"), CachedPage.of("<p>deal 4</p>", "4-fr-x"))
+    assert store.get(("edit", "abc", 3, "fr")) is None  # replaced: one file per page
+    assert len(list(tmp_path.iterdir())) == 1
+    (file,) = tmp_path.iterdir()
+    for broken in (b"", b"not json\n", b'{"key": ["edit", "abc", 4, "fr"]}\n', file.read_bytes()[:-9]):
+        file.write_bytes(broken)
+        assert store.get(("edit", "abc", 4, "fr")) is None
+    # A folder that went away costs a render, not an error.
+    gone = SharedPages(tmp_path / "gone")
+    gone.put(("edit", "abc", 3, "fr"), page)
+    assert gone.get(("edit", "abc", 3, "fr")) is None
+
+
+def test_a_broken_shared_page_is_drawn_again(
+    workers: tuple[Flask, Flask], renders: list[bool], tmp_path: Path
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    token = new_game(first, "boulmous", PLAYERS)
+    seen = first.get(f"/g/{token}").get_data()
+    for file in (tmp_path / "pages").iterdir():
+        file.write_bytes(b"garbage")
+    assert second.get(f"/g/{token}").get_data() == seen
+    assert len(renders) == 2
+
+
+def test_without_a_shared_folder_each_worker_renders(database: str, renders: list[bool]) -> None:
+    alone = [worker(database, None), worker(database, None)]
+    token = new_game(alone[0].test_client(), "boulmous", PLAYERS)
+    for app in alone:
+        app.test_client().get(f"/g/{token}")
+        with app.app_context():
+            db.engine.dispose()
+    assert renders == [False, False]
+
+
+def test_a_ready_worker_keeps_what_it_holds_out_of_the_collector(
+    monkeypatch: pytest.MonkeyPatch, app: Flask
+) -> None:
+    warmed: list[object] = []
+    monkeypatch.setattr("referee.web.sheets.warm", lambda app, wait: warmed.append(app))
+    assert gc.get_freeze_count() == 0
+    try:
+        cli.ready_worker(app)
+        assert warmed == [app]
+        assert gc.get_freeze_count() > 1000  # the modules, the templates, the app
+    finally:
+        gc.unfreeze()
+
+
+def test_the_server_makes_the_shared_folder_and_removes_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import io
+
+    import gunicorn.app.base
+
+    made: dict[str, Any] = {}
+
+    def run(self: Any) -> None:
+        application = self.load()
+        made["folder"] = Path(application.config["SHARED_PAGES"])
+        made["there"] = made["folder"].is_dir()
+        made["workers"] = self.cfg.workers
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", run)
+    assert cli.serve_command("127.0.0.1", 0, 2, 4, io.StringIO()) == 0
+    assert made["there"] and made["workers"] == 2
+    assert not made["folder"].exists()
+
+
+def test_a_static_file_is_looked_at_once_a_second(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database: str
+) -> None:
+    (tmp_path / "static").mkdir()
+    style = tmp_path / "static" / "app.css"
+    style.write_text("a { color: red; }\n")
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database})
+    app.static_folder = str(tmp_path / "static")
+    app.view_functions.pop("static")
+    app.url_default_functions[None] = []
+    assets.register(app)
+    now = [1000.0]
+    monkeypatch.setattr(assets.time, "monotonic", lambda: now[0])
+
+    def address() -> str:
+        with app.test_request_context("/"):
+            return games.url_for("static", filename="app.css")
+
+    first = address()
+    style.write_text("a { color: blue; }\n")
+    now[0] += 0.5
+    assert address() == first  # not looked at again within the second
+    now[0] += 0.6
+    assert address() != first  # the edited file, its new address
+    with app.app_context():
+        db.engine.dispose()
