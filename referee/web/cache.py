@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,8 +77,61 @@ class SharedPages:
     outlived the server would then serve.
     """
 
+    #: How long (seconds) a worker waits for the page another one is drawing.
+    WAIT = 1.0
+    #: How often (seconds) it looks whether that page is there.
+    LOOK = 0.004
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+
+    def make(self, key: PageKey, render: Callable[[], CachedPage]) -> CachedPage:
+        """The page of this key, drawn by one worker of the server only.
+
+        A phone's scoreboard hears of a new deal at the same moment in every worker
+        (each follows the game), so their phones ask for the new page at once: the
+        first worker marks it as being drawn (a file created only if it is not
+        there), the others wait for the page instead of drawing it too. A mark left
+        by a worker that died is older than `WAIT`: it is not waited for.
+        """
+        page = self.get(key)
+        if page is not None:
+            return page
+        path = self._path(key)
+        mark = path.parent / f"{path.name}.{key[2]}.drawing"
+        try:
+            os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            page = self._wait(key, mark)
+            if page is not None:
+                return page
+        except OSError:
+            return render()
+        else:
+            try:
+                page = render()
+                self.put(key, page)
+                return page
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(mark)
+        page = render()  # the other worker failed, or is too slow
+        self.put(key, page)
+        return page
+
+    def _wait(self, key: PageKey, mark: Path) -> CachedPage | None:
+        try:
+            if time.time() - mark.stat().st_mtime > self.WAIT:
+                return None  # left by a worker that died while drawing
+        except OSError:
+            return self.get(key)  # drawn meanwhile
+        deadline = time.monotonic() + self.WAIT
+        while time.monotonic() < deadline:
+            time.sleep(self.LOOK)
+            page = self.get(key)
+            if page is not None or not mark.exists():
+                return page if page is not None else self.get(key)
+        return None
 
     def _path(self, key: PageKey) -> Path:
         slot = json.dumps([key[0], key[1], *key[3:]])
@@ -113,16 +167,11 @@ class SharedPages:
 
 def cached_page(key: PageKey, render: Callable[[], CachedPage]) -> CachedPage:
     """The page of this key: from this worker's memory, else from the server's shared
-    folder, else rendered (by one thread, the others wait for it) and kept in both."""
+    folder, else rendered (by one thread of one worker, the others wait for it) and
+    kept in both."""
     memory: LRU[CachedPage] = current_app.extensions["page_cache"]
     shared: SharedPages | None = current_app.extensions.get("shared_pages")
 
-    def make() -> CachedPage:
-        page = shared.get(key) if shared is not None else None
-        if page is None:
-            page = render()
-            if shared is not None:
-                shared.put(key, page)
-        return page
-
-    return memory.get_or_make(key, make)
+    if shared is None:
+        return memory.get_or_make(key, render)
+    return memory.get_or_make(key, lambda: shared.make(key, render))

@@ -106,7 +106,12 @@ def test_a_file_of_another_version_or_broken_is_not_the_page(tmp_path: Path) -> 
     assert store.get(("edit", "abc", 3, "fr")) is None  # replaced: one file per page
     assert len(list(tmp_path.iterdir())) == 1
     (file,) = tmp_path.iterdir()
-    for broken in (b"", b"not json\n", b'{"key": ["edit", "abc", 4, "fr"]}\n', file.read_bytes()[:-9]):
+    for broken in (
+        b"",
+        b"not json\n",
+        b'{"key": ["edit", "abc", 4, "fr"]}\n',
+        file.read_bytes()[:-9],
+    ):
         file.write_bytes(broken)
         assert store.get(("edit", "abc", 4, "fr")) is None
     # A folder that went away costs a render, not an error.
@@ -199,3 +204,55 @@ def test_a_static_file_is_looked_at_once_a_second(
     assert address() != first  # the edited file, its new address
     with app.app_context():
         db.engine.dispose()
+
+
+def test_workers_asking_at_once_wait_for_one_drawing(tmp_path: Path) -> None:
+    """Every worker hears of a new deal at once: one of them draws the page."""
+    import threading
+
+    drawn: list[str] = []
+    started = threading.Event()
+
+    def slow(name: str) -> CachedPage:
+        drawn.append(name)
+        started.set()
+        time.sleep(0.3)
+        return CachedPage.of(f"<p>by {name}</p>", "5-fr-x")
+
+    key = ("edit", "abc", 5, "fr")
+    got: dict[str, CachedPage] = {}
+    first = threading.Thread(
+        target=lambda: got.update(a=SharedPages(tmp_path).make(key, lambda: slow("a")))
+    )
+    first.start()
+    assert started.wait(5)
+    got["b"] = SharedPages(tmp_path).make(key, lambda: slow("b"))
+    first.join(5)
+    assert drawn == ["a"]
+    assert got["a"] == got["b"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".drawing")] == []
+
+
+def test_a_worker_that_failed_or_died_drawing_is_not_waited_for(tmp_path: Path) -> None:
+    import os
+
+    key = ("edit", "abc", 5, "fr")
+    page = CachedPage.of("<p>5</p>", "5-fr-x")
+    store = SharedPages(tmp_path)
+
+    def fails() -> CachedPage:
+        raise RuntimeError("the engine refused")
+
+    with pytest.raises(RuntimeError):
+        store.make(key, fails)
+    assert list(tmp_path.iterdir()) == []  # its mark went with it
+    assert store.make(key, lambda: page) == page
+    # A mark left by a worker killed while drawing: older than WAIT, not waited for.
+    other = ("edit", "abc", 6, "fr")
+    path = store._path(other)
+    mark = path.parent / f"{path.name}.6.drawing"
+    mark.touch()
+    os.utime(mark, (time.time() - 10, time.time() - 10))
+    began = time.monotonic()
+    assert store.make(other, lambda: page) == page
+    assert time.monotonic() - began < SharedPages.WAIT / 2
