@@ -402,7 +402,7 @@ def serve_command(
     # in a process of their own so that no request waits behind one. The workers
     # share the pages they render through a folder of this server's own, removed
     # when it stops (referee.web.cache.SharedPages).
-    shared = tempfile.mkdtemp(prefix="referee-pages-")
+    shared = shared_folder()
     app = create_app({"PDF_IN_PROCESS": False, "SHARED_PAGES": shared})
     with app.app_context():
         database = db.engine.url.render_as_string(hide_password=True)
@@ -451,6 +451,24 @@ def serve_command(
     finally:
         shutil.rmtree(shared, ignore_errors=True)
     return 0
+
+
+def shared_folder() -> str:
+    """A new folder for the pages this server's workers share, named after its
+    process. Folders of servers that are gone (killed before they could remove
+    theirs) are removed first."""
+    prefix = "referee-pages-"
+    for old in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+        pid = old.name.removeprefix(prefix).split("-", 1)[0]
+        try:
+            if not pid.isdigit() or old.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)  # raises if no such process
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue  # another user's process, or the folder just went
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-")
 
 
 def ready_worker(app: Any) -> None:

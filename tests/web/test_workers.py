@@ -174,7 +174,8 @@ def test_the_server_makes_the_shared_folder_and_removes_it(
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
     monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", run)
     assert cli.serve_command("127.0.0.1", 0, 2, 4, io.StringIO()) == 0
-    assert made["there"] and made["workers"] == 2
+    assert made["there"]
+    assert made["workers"] == 2
     assert not made["folder"].exists()
 
 
@@ -256,3 +257,28 @@ def test_a_worker_that_failed_or_died_drawing_is_not_waited_for(tmp_path: Path) 
     began = time.monotonic()
     assert store.make(other, lambda: page) == page
     assert time.monotonic() - began < SharedPages.WAIT / 2
+
+
+def test_the_folder_of_a_server_that_was_killed_is_removed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = tmp_path / f"referee-pages-{gone.stdout.strip()}-abc"
+    alive = tmp_path / f"referee-pages-{os.getppid()}-def"
+    other = tmp_path / "referee-pages-notapid-x"
+    for folder in (dead, alive, other):
+        folder.mkdir()
+    made = Path(cli.shared_folder())
+    assert made.is_dir()
+    assert made.name.startswith(f"referee-pages-{os.getpid()}-")
+    assert not dead.exists()
+    assert alive.exists()
+    assert other.exists()
