@@ -478,8 +478,8 @@ def ready_worker(app: Any) -> None:
     process started, WeasyPrint loaded. Then everything it holds so far (modules,
     compiled templates, the warm-up's objects) is frozen out of the garbage
     collector's sight: a full collection no longer walks them. Measured at 100
-    paced tables, the longest collection pause went from 230 ms to 78 ms; every
-    request a worker was serving waited that long.
+    paced tables, the longest collection pause went from 230 ms to 78–135 ms;
+    every request a worker was serving waited that long.
     """
     from referee.web.sheets import warm
 
