@@ -94,8 +94,13 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     page.get_by_role("button", name="D’accord").click()
     expect(page.locator(".flash")).to_contain_text("Donne 1 confirmée.")
     expect(page.locator(".mark.unconfirmed")).to_have_count(0)
-    # The other phone leaves the page first (its stream of events ends as a
-    # navigation ends it): one CI run hung 600 s in closing a context whose page
-    # still held its stream.
-    other.goto("about:blank")
+    # The other phone follows too: it shows the deal agreed to by itself.
+    expect(other.locator(".mark.unconfirmed")).to_have_count(0)
+    # Then it leaves the page (its stream of events ends as a navigation ends it):
+    # one CI run hung 600 s in closing a context whose page still held its stream.
+    # Leaving before it had reloaded for the agreement raced that reload: the
+    # reload won ("navigation to about:blank is interrupted by another
+    # navigation"), or the wait for about:blank's load timed out.
+    other.goto("about:blank", wait_until="commit")
+    expect(other).to_have_url("about:blank")
     other_context.close()
