@@ -14,7 +14,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.conftest import Server, free_port
 
@@ -101,3 +102,24 @@ def phone(browser: Browser, live_server: Server) -> Iterator[tuple[Page, Watch, 
     page, watch = watched(context, base)
     yield page, watch, base
     context.close()
+
+
+def leave(phone: Page) -> None:
+    """The phone leaves its page before its browser closes, as a person would.
+
+    It stops following the game first (what the page does once told it is being
+    left), so that no reload for a new deal can race the leaving: a context closed
+    while its page reloaded itself hung CI runs for 600 s, and a navigation away
+    was "interrupted by another navigation" to the game's page.
+    """
+    phone.evaluate("window.dispatchEvent(new Event('beforeunload'))")
+    for _ in range(3):
+        try:
+            phone.goto("about:blank", wait_until="commit")
+            break
+        except PlaywrightError as error:  # a reload begun before the page was told
+            if "interrupted by another navigation" not in str(error):
+                raise
+            phone.wait_for_load_state()
+            phone.evaluate("window.dispatchEvent(new Event('beforeunload'))")
+    expect(phone).to_have_url("about:blank")

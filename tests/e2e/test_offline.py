@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import ARGS, CHROMIUM, PHONE, Watch, watched
+from tests.e2e.conftest import ARGS, CHROMIUM, PHONE, Watch, leave, watched
 from tests.server.conftest import Server, free_port
 
 NAMES = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -186,6 +186,7 @@ def test_a_waiting_deal_refused_on_arrival_comes_back_as_its_form(
     page.get_by_role("button", name="L'enregistrer comme donne 2").click()
     expect(page.locator(".just")).to_be_visible()
     assert takers(base, token) == [3, 1]
+    leave(other)
     other.context.close()
     mine.close()
 

@@ -11,7 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import SCREENSHOTS
-from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.conftest import PHONE, Watch, leave, watched
 from tests.server.conftest import Server
 
 AXE = Axe()
@@ -147,6 +147,7 @@ def test_boulmous_with_a_stake_played_to_the_end(
 
     expect(friend.get_by_text("Vainqueur : Ana")).to_be_visible(timeout=8000)
     assert friend_watch.errors == []
+    leave(friend)
     friend_context.close()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, Watch
+from tests.e2e.conftest import PHONE, Watch, leave
 from tests.e2e.test_phone import check, shot
 from tests.e2e.test_table_loop import WORDS, start, tap_deal
 
@@ -96,11 +96,5 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     expect(page.locator(".mark.unconfirmed")).to_have_count(0)
     # The other phone follows too: it shows the deal agreed to by itself.
     expect(other.locator(".mark.unconfirmed")).to_have_count(0)
-    # Then it leaves the page (its stream of events ends as a navigation ends it):
-    # one CI run hung 600 s in closing a context whose page still held its stream.
-    # Leaving before it had reloaded for the agreement raced that reload: the
-    # reload won ("navigation to about:blank is interrupted by another
-    # navigation"), or the wait for about:blank's load timed out.
-    other.goto("about:blank", wait_until="commit")
-    expect(other).to_have_url("about:blank")
+    leave(other)
     other_context.close()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.conftest import PHONE, Watch, leave, watched
 from tests.e2e.test_phone import check, shot
 from tests.server.conftest import Server
 
@@ -235,6 +235,7 @@ def test_two_phones_one_deal(
     expect(page.locator(".just")).to_be_visible()
     record = page.request.get(page.url + "/export.json").json()
     assert len(record["deals"]) == 2
+    leave(other)
     other.context.close()
 
 
@@ -377,6 +378,7 @@ def test_rename_same_table_history_share_and_a_replaced_link(
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name=more["new_viewer"]).click()
     expect(spectator.locator(".gone")).to_contain_text("Ce lien a été remplacé", timeout=8000)
+    leave(spectator)
     spectator.context.close()
     # A hand that ends the game (to 5); one column per team in the history.
     page.get_by_role("link", name=more["back"]).click()
