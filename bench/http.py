@@ -322,7 +322,7 @@ async def only(port: int, path: str, seconds: float, clients: int) -> Stats:
 
 #: Seconds in which a level's phones join (each opens its table's page, and its
 #: stream when it follows), then seconds before the level's measure starts.
-JOINING, SETTLING = 5.0, 2.0
+JOINING, SETTLING = 5.0, 5.0
 
 
 async def paced(

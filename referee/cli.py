@@ -8,6 +8,7 @@ Problems with a record go to standard error, one line each, in the user's langua
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -33,6 +34,11 @@ _CANNOT_READ: Final = N_("cannot read {path}: {reason}")
 _DEAL_HEADING: Final = N_("Deal {n}")
 _JUDGE_WINNER: Final = N_("card {n} wins: {card}")
 _JUDGE_POINT: Final = N_("{card}: to the player of card {n}")
+#: Connections a server worker holds at once (gunicorn's default, 1,000, is fewer
+#: than 500 paced tables' phones keep open on each of two workers: 1,250; a worker
+#: at its limit takes no new connection until one of them ends).
+WORKER_CONNECTIONS: Final = 4000
+
 #: Threads per server worker (`referee serve --threads`).
 THREADS: Final = 4
 
@@ -403,6 +409,7 @@ def serve_command(
     # share the pages they render through a folder of this server's own, removed
     # when it stops (referee.web.cache.SharedPages).
     shared = shared_folder()
+    open_files(workers * WORKER_CONNECTIONS + 256)
     app = create_app({"PDF_IN_PROCESS": False, "SHARED_PAGES": shared})
     with app.app_context():
         database = db.engine.url.render_as_string(hide_password=True)
@@ -431,6 +438,7 @@ def serve_command(
                 "timeout": 30,
                 # Phones poll the scoreboard every few seconds: keep their connections.
                 "keepalive": 20,
+                "worker_connections": WORKER_CONNECTIONS,
                 "post_worker_init": post_worker_init,
                 "graceful_timeout": 10,
             }.items():
@@ -451,6 +459,21 @@ def serve_command(
     finally:
         shutil.rmtree(shared, ignore_errors=True)
     return 0
+
+
+def open_files(wanted: int) -> int:
+    """Let this server (and the workers it forks) hold `wanted` files open, or as
+    many as the system allows: each connection is one, and the soft limit is often
+    1,024 (a systemd service's default), fewer than one busy worker's phones.
+    Returns the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def shared_folder() -> str:

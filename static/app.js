@@ -434,7 +434,7 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       .catch(() => news(false));
   };
   // Pushed (server-sent events: the server says each new version as it comes,
-  // within a quarter of a second); polling every 1.5 s where a browser has no
+  // within a tenth of a second); polling every 1.5 s where a browser has no
   // EventSource, or once the stream is refused for good.
   const follow = () => {
     if (!(window.EventSource && live.dataset.liveUrl)) {

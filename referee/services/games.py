@@ -52,11 +52,23 @@ class DealTaken(Exception):
 
 
 class Added(Enum):
-    """What became of a new deal's post."""
+    """What became of a new deal's post that recorded nothing (a new deal is
+    `Recorded`)."""
 
-    RECORDED = "recorded"
     ALREADY = "already"  # this form's deal was recorded before (a retry, a double tap)
     UNDONE = "undone"  # this form's deal was recorded, then taken back
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A new deal recorded: its number (from 1) and the game's version it made.
+
+    Said by the service because the commit expires the game: reading them back
+    from it would load the game and all its deals again (issue 19: about a fifth of
+    a deal's post)."""
+
+    number: int
+    version: int
 
 
 @dataclass(frozen=True)
@@ -378,7 +390,7 @@ def add_deal(
     key: str | None = None,
     number: int | None = None,
     phone: str | None = None,
-) -> Added:
+) -> Recorded | Added:
     """Append a deal, unless this form's key already recorded one (a retry).
 
     The deal is re-read through the engine and stored in its canonical form.
@@ -400,8 +412,7 @@ def add_deal(
         if number is not None and number != len(game.deals) + 1:
             raise DealTaken(len(game.deals) + 1)
         try:
-            _append(game, deal, key, phone)
-            return Added.RECORDED
+            return _append(game, deal, key, phone)
         except (IntegrityError, StaleDataError, OperationalError):
             # Another phone's deal (or a locked SQLite file): `game` is expired by the
             # rollback, so the next try reads it afresh.
@@ -422,7 +433,7 @@ def _submitted(game: Game, key: str) -> Added | None:
     return Added.UNDONE if row.undone else Added.ALREADY
 
 
-def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None) -> None:
+def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None) -> Recorded:
     deals = [d.data for d in game.deals]
     standings, canonical, record = replay(game, [*deals, deal])
     stored = canonical[-1]
@@ -434,7 +445,9 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
     if key:
         db.session.add(Submission(key=key, game_id=game.id, position=position))
     _touch(game, standings, record)
+    recorded = Recorded(position + 1, game.version)
     db.session.commit()
+    return recorded
 
 
 def _commit_or_stale() -> None:

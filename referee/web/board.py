@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app
+from flask import current_app, g
 from flask_babel import get_locale
 from markupsafe import Markup
 
@@ -104,6 +104,24 @@ def build(game: Game, scored: Scored) -> Board:
     return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)
 
 
+def _game_key(game: Game) -> tuple[object, ...]:
+    """What every row of a game's history shares in its key, made once per page (a
+    board of 30 rows made it 30 times: a tenth of its render, issue 19)."""
+    made: dict[int, tuple[int, tuple[object, ...]]] = g.setdefault("row_keys", {})
+    found = made.get(id(game))
+    if found is not None and found[0] == game.version and found[1][2] == game.token:
+        return found[1]
+    key = (
+        str(get_locale() or "fr"),
+        game.game,
+        game.token,
+        json.dumps(game.rules, sort_keys=True),
+        tuple(game.players),
+    )
+    made[id(game)] = (game.version, key)
+    return key
+
+
 #: Rendered history rows kept per worker process (a row is about 1 KB).
 ROWS_KEPT = 20_000
 
@@ -121,11 +139,7 @@ def history_row(
     whether it waits for a confirmation.
     """
     key = (
-        str(get_locale() or "fr"),
-        game.game,
-        game.token,
-        json.dumps(game.rules, sort_keys=True),
-        tuple(game.players),
+        *_game_key(game),
         spectator,
         bool(unconfirmed),
         tuple(columns),

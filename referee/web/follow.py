@@ -15,7 +15,7 @@ and a few bytes when something happens.
 How, under gunicorn's threaded workers: the view writes the answer's head itself on
 a duplicate of the connection's socket and hands it to this worker process's `Hub`,
 then tells gunicorn it is done with the connection (`_take`: gunicorn closes a
-spent socket in its place). The hub is one thread with a selector. A few times a second it asks the
+spent socket in its place). The hub is one thread with a selector. Ten times a second it asks the
 database for the versions of the games it follows, in one query; so a deal recorded
 by another worker or another app server reaches the followers too. It notices a
 follower that went away (the socket reads empty), says the same version again now
@@ -45,7 +45,11 @@ from flask import Flask, Response, current_app, request
 from referee.services import games as service
 
 #: Seconds between two looks at the followed games' versions (the delay it adds).
-TICK = 0.25
+#: Every phone told of a new version at one look asks for its page at once: at 300
+#: paced tables a look every 0.25 s made bursts that doubled the pages' median
+#: wait (p50 35 ms; 17-19 ms at 0.1 s, bench/http.py, PERFORMANCE.md). A look is
+#: one query for every game the worker follows.
+TICK = 0.1
 #: Seconds between two events on a quiet stream (the same version again).
 HEARTBEAT = 15.0
 #: A stream is ended after this long (the phone reconnects at once, on its own).

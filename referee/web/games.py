@@ -294,7 +294,12 @@ def deal(token: str) -> Page:
     elif added is service.Added.UNDONE:
         flash(_("That deal was recorded, then taken back: it was not recorded again."))
     else:
-        _did(game, "recorded", len(game.deals))
+        session["just"] = {
+            "token": token,
+            "what": "recorded",
+            "number": added.number,
+            "version": added.version,
+        }
     return redirect(url_for("games.show", token=token))
 
 

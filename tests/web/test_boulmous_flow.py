@@ -300,7 +300,8 @@ def test_two_phones_adding_at_once_both_count(app: Any, client: FlaskClient) -> 
         assert len(game.deals) == 0  # this phone has read the game: no deal yet
         other = app.test_client()
         deal(other, token, passed=1)  # meanwhile another phone records one
-        assert service.add_deal(game, {"passed": True}) is service.Added.RECORDED
+        added = service.add_deal(game, {"passed": True})
+        assert added == service.Recorded(2, game.version)  # after the other phone's deal
         db.session.remove()
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
     assert record["deals"] == [{"passed": True}, {"passed": True}]

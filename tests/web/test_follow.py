@@ -275,3 +275,35 @@ def test_previews_write_nothing_to_the_database_and_are_still_limited(
     deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
     with app.app_context():
         assert db.session.query(RateLimit).count() == rows + 1  # a write is counted there
+
+
+def test_a_deal_is_recorded_without_reading_the_game_again_after_its_commit(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The commit expires the game; the view used to read its number and version
+    back from it, which loaded the game and every deal again (issue 19)."""
+    from sqlalchemy import event
+
+    token = new_game(client, "boulmous", PLAYERS)
+    for _ in range(3):
+        deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    said: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        said.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        answer = deal(client, token, taker=0, bid=3, contract="hearts", **tricks(3, 1, 1, 1))
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert answer.status_code == 302
+    inserts = [n for n, statement in enumerate(said) if statement.startswith("INSERT INTO deal")]
+    assert inserts, said
+    after = said[inserts[-1] + 1 :]
+    assert not [s for s in after if "FROM deal" in s or "FROM game" in s], after
+    # What the phone is then shown: deal 4 recorded, with its undo.
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Donne 4 enregistrée." in page

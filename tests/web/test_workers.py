@@ -282,3 +282,22 @@ def test_the_folder_of_a_server_that_was_killed_is_removed(
     assert not dead.exists()
     assert alive.exists()
     assert other.exists()
+
+
+def test_the_server_may_hold_a_connection_per_phone_open() -> None:
+    """Every connection is an open file: a soft limit of 1,024 (a systemd service's
+    default) is fewer than one busy worker's phones (500 tables: 1,250 a worker)."""
+    import resource
+
+    from referee.cli import open_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(512, hard), hard))
+        wanted = 2 * 4000 + 256
+        expected = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        assert open_files(wanted) == expected
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (expected, hard)
+        assert open_files(100) == expected  # never lowered
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
