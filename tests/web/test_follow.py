@@ -307,3 +307,66 @@ def test_a_deal_is_recorded_without_reading_the_game_again_after_its_commit(
     # What the phone is then shown: deal 4 recorded, with its undo.
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Donne 4 enregistrée." in page
+
+
+def test_a_game_read_while_another_phone_writes_is_one_state_of_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    """`find` reads the game's row, then its deals beside the game's version: a write
+    between the two (here: another phone's, at the worst moment) is seen, and the game
+    read again, so that a version is never paired with another version's deals."""
+    from sqlalchemy import event, text
+
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    with app.app_context():
+        engine = db.engine
+        before = service.find(token)
+        assert before is not None
+        version = before.version
+        db.session.remove()
+    written: list[int] = []
+
+    def meanwhile(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if "JOIN deal" in statement and not written:
+            written.append(1)
+            with engine.begin() as other:  # another phone's write, committed
+                other.execute(
+                    text("UPDATE game SET version = version + 1 WHERE token = :t"), {"t": token}
+                )
+
+    with app.app_context():
+        event.listen(engine, "before_cursor_execute", meanwhile)
+        try:
+            game = service.find(token)
+        finally:
+            event.remove(engine, "before_cursor_execute", meanwhile)
+        assert written == [1]
+        assert game is not None
+        assert game.version == version + 1  # read again: the state after the write
+        assert len(game.deals) == 1
+        db.session.remove()
+
+
+def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) -> None:
+    """The hub visits only the followers of games that changed; a phone that joined
+    with the version before the last write (its page was read just before) is told
+    the new one too, and the others hear nothing again."""
+    versions = {"a": 5}
+    hub = follow.Hub(app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions})
+    ours_a, theirs_a = socket.socketpair()
+    ours_b, theirs_b = socket.socketpair()
+    try:
+        ours_a.setblocking(False)
+        hub.add(follow.Follower(ours_a, True, "a", 5, time.monotonic() + 60))
+        time.sleep(3 * follow.TICK)  # the hub knows "a" at 5
+        ours_b.setblocking(False)
+        hub.add(follow.Follower(ours_b, True, "a", 4, time.monotonic() + 60))
+        assert read_event(theirs_b) == follow.event(5)
+        theirs_a.settimeout(3 * follow.TICK)
+        with pytest.raises(TimeoutError):
+            theirs_a.recv(100)  # nothing new for the phone that had it
+    finally:
+        hub.close()
+        theirs_a.close()
+        theirs_b.close()
