@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import gc
 import json
 import os
@@ -506,6 +507,9 @@ def ready_worker(app: Any) -> None:
     """
     from referee.web.sheets import warm
 
+    # A worker that crashes in C code (a SIGSEGV) says where, every thread's stack
+    # on the server's error log, instead of only gunicorn's "was sent SIGSEGV".
+    faulthandler.enable()
     warm(app, wait=WARM_WAIT)
     gc.collect()
     gc.freeze()

@@ -145,15 +145,23 @@ def test_without_a_shared_folder_each_worker_renders(database: str, renders: lis
 def test_a_ready_worker_keeps_what_it_holds_out_of_the_collector(
     monkeypatch: pytest.MonkeyPatch, app: Flask
 ) -> None:
+    import faulthandler
+
     warmed: list[object] = []
     monkeypatch.setattr("referee.web.sheets.warm", lambda app, wait: warmed.append(app))
     assert gc.get_freeze_count() == 0
+    was_enabled = faulthandler.is_enabled()
+    faulthandler.disable()
     try:
         cli.ready_worker(app)
         assert warmed == [app]
         assert gc.get_freeze_count() > 1000  # the modules, the templates, the app
+        # A crash in C code says where: every thread's stack on the error log.
+        assert faulthandler.is_enabled()
     finally:
         gc.unfreeze()
+        if not was_enabled:
+            faulthandler.disable()
 
 
 def test_the_server_makes_the_shared_folder_and_removes_it(
