@@ -728,6 +728,8 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=15)
                 said = log.read_text(errors="replace").strip().splitlines()
+                crashed = sum("was sent SIGSEGV" in text for text in said)
+                print(f"  server workers that crashed (SIGSEGV): {crashed}")
                 if said:
                     print(f"  the server said ({len(said)} lines, the last 20):")
                     print("\n".join(f"    {text}" for text in said[-20:]))

@@ -110,16 +110,21 @@ def leave(phone: Page) -> None:
     It stops following the game first (what the page does once told it is being
     left), so that no reload for a new deal can race the leaving: a context closed
     while its page reloaded itself hung CI runs for 600 s, and a navigation away
-    was "interrupted by another navigation" to the game's page.
+    was "interrupted by another navigation" to the game's page. A reload may also
+    begin while the page is being told (its context is then destroyed): it is told
+    again once the new page has loaded.
     """
-    phone.evaluate("window.dispatchEvent(new Event('beforeunload'))")
-    for _ in range(3):
+    for _ in range(5):
         try:
+            phone.evaluate("window.dispatchEvent(new Event('beforeunload'))")
             phone.goto("about:blank", wait_until="commit")
             break
         except PlaywrightError as error:  # a reload begun before the page was told
-            if "interrupted by another navigation" not in str(error):
+            said = str(error)
+            if (
+                "interrupted by another navigation" not in said
+                and "context was destroyed" not in said
+            ):
                 raise
             phone.wait_for_load_state()
-            phone.evaluate("window.dispatchEvent(new Event('beforeunload'))")
     expect(phone).to_have_url("about:blank")
