@@ -54,6 +54,9 @@ TICK = 0.1
 HEARTBEAT = 15.0
 #: A stream is ended after this long (the phone reconnects at once, on its own).
 LIFETIME = 600.0
+#: Seconds between two sweeps of every stream (a "still here" due, a stream at its
+#: end): the looks themselves only visit the followers of games that changed.
+SWEEP = 1.0
 #: Followers one worker process holds; beyond, a phone gets the polling answer.
 MOST = 8000
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
@@ -107,6 +110,12 @@ class Hub:
         self.versions = versions
         self.selector = selectors.DefaultSelector()
         self.followers: dict[int, Follower] = {}
+        #: The followers of each game, by (spectator?, token), and the version each
+        #: game had at the last look; a game's followers are visited when it changed,
+        #: or when a follower joined it since (it may have been told an older one).
+        self.watching: dict[tuple[bool, str], set[int]] = {}
+        self.last: dict[tuple[bool, str], int | None] = {}
+        self.joined: set[tuple[bool, str]] = set()
         self.lock = threading.Lock()
         self.incoming: list[Follower] = []
         self.wake_read, self.wake_write = socket.socketpair()
@@ -139,7 +148,7 @@ class Hub:
             self.wake_write.send(b"!")
 
     def _run(self) -> None:
-        next_look = 0.0
+        next_look = next_sweep = 0.0
         while not self.stopping:
             for key, _mask in self.selector.select(timeout=TICK):
                 if key.fileobj is self.wake_read:
@@ -153,15 +162,22 @@ class Hub:
             with self.lock:
                 incoming, self.incoming = self.incoming, []
             for follower in incoming:
-                self.followers[follower.sock.fileno()] = follower
+                fd = follower.sock.fileno()
+                self.followers[fd] = follower
+                game = (follower.spectator, follower.token)
+                self.watching.setdefault(game, set()).add(fd)
+                self.joined.add(game)
                 self.selector.register(follower.sock, selectors.EVENT_READ)
             now = time.monotonic()
             if now >= next_look and self.followers:
                 next_look = now + TICK
                 try:
-                    self._look(now)
+                    self._look()
                 except Exception:  # a database hiccup: the streams stay, next tick
                     self.app.logger.exception("live follow: could not read the versions")
+            if now >= next_sweep:
+                next_sweep = now + SWEEP
+                self._sweep(now)
         with self.lock:
             incoming, self.incoming = self.incoming, []
         for follower in incoming:
@@ -183,28 +199,37 @@ class Hub:
         if not data:
             self._drop(sock.fileno())
 
-    def _look(self, now: float) -> None:
-        """Tell each follower whose game changed; end the streams that are due."""
+    def _look(self) -> None:
+        """Tell the followers of each game that changed; "gone" where it went."""
         for spectator in (True, False):
-            tokens = sorted({f.token for f in self.followers.values() if f.spectator is spectator})
+            tokens = sorted(token for side, token in self.watching if side is spectator)
             if not tokens:
                 continue
             with self.app.app_context():
                 found = self.versions(tokens, spectator)
-            for fd, follower in list(self.followers.items()):
-                if follower.spectator is not spectator:
+            for token in tokens:
+                key = (spectator, token)
+                version = found.get(token)
+                if version == self.last.get(key, -1) and key not in self.joined:
                     continue
-                version = found.get(follower.token)
-                if version is None:  # the link was replaced, or the game is gone
-                    self._send(fd, GONE)
-                    self._drop(fd)
-                elif version != follower.version:
-                    follower.version = version
-                    self._send(fd, event(version))
-                elif now - follower.quiet_since > HEARTBEAT:
-                    self._send(fd, event(version))  # "still here": the page's clock
-                if fd in self.followers and now > follower.until:
-                    self._drop(fd)
+                self.last[key] = version
+                self.joined.discard(key)
+                for fd in list(self.watching.get(key, ())):
+                    follower = self.followers[fd]
+                    if version is None:  # the link was replaced, or the game is gone
+                        self._send(fd, GONE)
+                        self._drop(fd)
+                    elif version != follower.version:
+                        follower.version = version
+                        self._send(fd, event(version))
+
+    def _sweep(self, now: float) -> None:
+        """Say "still here" on the quiet streams (the page's clock); end those due."""
+        for fd, follower in list(self.followers.items()):
+            if now - follower.quiet_since > HEARTBEAT:
+                self._send(fd, event(follower.version))
+            if fd in self.followers and now > follower.until:
+                self._drop(fd)
 
     def _send(self, fd: int, data: bytes) -> None:
         follower = self.followers[fd]
@@ -223,6 +248,14 @@ class Hub:
         follower = self.followers.pop(fd, None)
         if follower is None:
             return
+        key = (follower.spectator, follower.token)
+        fds = self.watching.get(key)
+        if fds is not None:
+            fds.discard(fd)
+            if not fds:
+                del self.watching[key]
+                self.last.pop(key, None)
+                self.joined.discard(key)
         with contextlib.suppress(KeyError, ValueError):
             self.selector.unregister(follower.sock)
         follower.sock.close()
