@@ -441,6 +441,7 @@ def serve_command(
                 "keepalive": 20,
                 "worker_connections": WORKER_CONNECTIONS,
                 "post_worker_init": post_worker_init,
+                "post_request": after_request,
                 "graceful_timeout": 10,
             }.items():
                 self.cfg.set(key, value)
@@ -454,6 +455,9 @@ def serve_command(
 
     def post_worker_init(worker: object) -> None:
         ready_worker(app)
+
+    def after_request(worker: object, req: object, environ: object, resp: object) -> None:
+        collect_between_requests()
 
     try:
         Server().run()
@@ -513,6 +517,27 @@ def ready_worker(app: Any) -> None:
     warm(app, wait=WARM_WAIT)
     gc.collect()
     gc.freeze()
+    # The collector runs only between requests (`collect_between_requests`): run
+    # anywhere (inside a request, in the middle of a library's C code), a worker
+    # crashed under load (SIGSEGV, PERFORMANCE.md): 0 crashes in 2 runs of 500
+    # paced tables on PostgreSQL without it, against most runs with it.
+    gc.disable()
+
+
+def collect_between_requests() -> int:
+    """The collector's own policy (generation 0 past its threshold; the older ones
+    after their thresholds of younger collections), run at the end of a request
+    (gunicorn's `post_request`), where no request of this thread holds anything.
+    Returns the generation collected, or -1 when none was due."""
+    counts = gc.get_count()
+    thresholds = gc.get_threshold()
+    if counts[0] <= thresholds[0]:
+        return -1
+    generation = 0
+    if counts[1] > thresholds[1]:
+        generation = 2 if counts[2] > thresholds[2] else 1
+    gc.collect(generation)
+    return generation
 
 
 def main(argv: Sequence[str] | None = None) -> int:
