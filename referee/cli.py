@@ -517,10 +517,11 @@ def ready_worker(app: Any) -> None:
     warm(app, wait=WARM_WAIT)
     gc.collect()
     gc.freeze()
-    # The collector runs only between requests (`collect_between_requests`): run
-    # anywhere (inside a request, in the middle of a library's C code), a worker
-    # crashed under load (SIGSEGV, PERFORMANCE.md): 0 crashes in 2 runs of 500
-    # paced tables on PostgreSQL without it, against most runs with it.
+    # The collector runs only between requests (`collect_between_requests`). Left
+    # to run anywhere (inside a request, in the middle of a library's C code while
+    # other threads use the database), workers crashed under load (SIGSEGV) in most
+    # runs of 500 paced tables on PostgreSQL and in some on SQLite; with it run
+    # between requests, none in the runs since (PERFORMANCE.md).
     gc.disable()
 
 

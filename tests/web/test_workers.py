@@ -159,6 +159,7 @@ def test_a_ready_worker_keeps_what_it_holds_out_of_the_collector(
         # A crash in C code says where: every thread's stack on the error log.
         assert faulthandler.is_enabled()
     finally:
+        gc.enable()
         gc.unfreeze()
         if not was_enabled:
             faulthandler.disable()
@@ -309,3 +310,51 @@ def test_the_server_may_hold_a_connection_per_phone_open() -> None:
         assert open_files(100) == expected  # never lowered
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_worker_collects_garbage_only_between_requests(
+    monkeypatch: pytest.MonkeyPatch, app: Flask
+) -> None:
+    """Once ready, a worker's collector does not run by itself (run anywhere, in the
+    middle of a request's library code, a worker crashed under load): the server
+    runs it after each request, when its own policy says one is due."""
+    monkeypatch.setattr("referee.web.sheets.warm", lambda app, wait: None)
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    try:
+        cli.ready_worker(app)
+        assert not gc.isenabled()
+        monkeypatch.setattr(gc, "get_threshold", lambda: (700, 10, 10))
+        monkeypatch.setattr(gc, "get_count", lambda: (12, 3, 1))
+        assert cli.collect_between_requests() == -1  # not due
+        monkeypatch.setattr(gc, "get_count", lambda: (701, 3, 1))
+        assert cli.collect_between_requests() == 0
+        monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 1))
+        assert cli.collect_between_requests() == 1
+        monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 11))
+        assert cli.collect_between_requests() == 2
+        assert collected[-3:] == [0, 1, 2]
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+def test_the_server_collects_after_each_request(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`referee serve` hands gunicorn the collection as its post_request hook."""
+    import io
+
+    import gunicorn.app.base
+
+    seen: dict[str, Any] = {}
+
+    def run(self: Any) -> None:
+        seen["hook"] = self.cfg.post_request
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", run)
+    monkeypatch.setattr(cli, "collect_between_requests", lambda: seen.setdefault("ran", True))
+    assert cli.serve_command("127.0.0.1", 0, 1, 1, io.StringIO()) == 0
+    seen["hook"](None, None, {}, None)
+    assert seen.get("ran") is True
