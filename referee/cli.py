@@ -410,7 +410,7 @@ def serve_command(
     # share the pages they render through a folder of this server's own, removed
     # when it stops (referee.web.cache.SharedPages).
     shared = shared_folder()
-    open_files(workers * WORKER_CONNECTIONS + 256)
+    open_files(WORKER_CONNECTIONS + 256)  # a limit per process: each worker's own
     app = create_app({"PDF_IN_PROCESS": False, "SHARED_PAGES": shared})
     with app.app_context():
         database = db.engine.url.render_as_string(hide_password=True)

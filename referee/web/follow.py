@@ -15,8 +15,9 @@ and a few bytes when something happens.
 How, under gunicorn's threaded workers: the view writes the answer's head itself on
 a duplicate of the connection's socket and hands it to this worker process's `Hub`,
 then tells gunicorn it is done with the connection (`_take`: gunicorn closes a
-spent socket in its place). The hub is one thread with a selector. Ten times a second it asks the
-database for the versions of the games it follows, in one query; so a deal recorded
+spent socket in its place). The hub is one thread with a selector. Ten times a
+second it asks the database for the versions of the games it follows, in one
+query; so a deal recorded
 by another worker or another app server reaches the followers too. It notices a
 follower that went away (the socket reads empty), says the same version again now
 and then so that proxies and phones keep the connection (and the page shows when it
