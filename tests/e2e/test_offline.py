@@ -224,7 +224,10 @@ def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
         expect(page.locator(".netstate")).to_contain_text("Pas de connexion")
         context.set_offline(False)
         expect(page.locator(".waiting")).to_have_count(0, timeout=10000)
-        assert takers(f"http://127.0.0.1:{live_server.port}", token) == [0]
+        # What the phone shows and keeps, should the deal not be on the server.
+        shown = (page.url, page.locator("[role=alert]").all_inner_texts())
+        kept = page.evaluate("JSON.stringify(localStorage)")
+        assert takers(f"http://127.0.0.1:{live_server.port}", token) == [0], (shown, kept)
         context.close()
     finally:
         other.close()

@@ -142,6 +142,8 @@ class Phone:
     conn: http.client.HTTPConnection | None = field(default=None, repr=False)
     #: HTTPS, with this context (the deployment tests, through a proxy).
     tls: ssl.SSLContext | None = None
+    #: The body of the last deal post's answer: what a failing test shows.
+    last_page: str = field(default="", repr=False)
 
     def request(
         self, method: str, path: str, form: dict[str, str] | None = None, timeout: float = 20
@@ -202,6 +204,7 @@ class Phone:
         offers = 0
         while True:
             status, page, _ = self.request("POST", f"/g/{token}/deal", form, timeout=60)
+            self.last_page = page
             if status != 409 or OFFERED not in page or offers >= taps:
                 return status, offers
             offers += 1
@@ -215,6 +218,12 @@ class Phone:
         status, _, location = self.request("POST", "/new", form)
         assert status == 302, status
         return location.split("/g/", 1)[1]
+
+    def said(self) -> str:
+        """The messages of the last deal post's answer (its form's errors), in one line."""
+        found = re.findall(r'role="alert">(.*?)</(?:div|p)>', self.last_page, re.S)
+        lines = (" ".join(re.sub(r"<[^>]+>", " ", m).split()) for m in found)
+        return " | ".join(line for line in lines if line)[:300]
 
     def close(self) -> None:
         if self.conn is not None:

@@ -81,7 +81,7 @@ def test_32_phones_8_games(server: Server) -> None:
                 fields = phone.form(f"/g/{token}/deal")
                 status, _offers = phone.post_deal(token, {**fields, **as_form(deal)}, taps=8)
                 if status != 302:
-                    errors.append(f"{status}")
+                    errors.append(f"{status}: {phone.said()}")
                     continue
                 with lock:
                     acknowledged[token].append(deal)
