@@ -75,7 +75,7 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import assets, board, catalog, games, main, share, sheets, tables, tools
+    from referee.web import assets, board, catalog, games, main, pages, share, sheets, tables, tools
     from referee.web.format import register_filters
     from referee.web.homes import HomeTemplates
 
@@ -105,6 +105,7 @@ def register(app: Flask) -> None:
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_row"] = board.history_row
+    app.jinja_env.globals["JUST_MARK"] = pages.JUST_MARK
 
     @app.context_processor
     def _globals() -> dict[str, object]:

@@ -56,6 +56,7 @@ from referee.web.pages import (
     load,
     render_game_page,
     why,
+    with_just,
 )
 
 bp = Blueprint("games", __name__)
@@ -141,11 +142,17 @@ def show(token: str) -> Page:
     remember(token)
     just = _just_done(token)
     # A game whose deals are confirmed shows each phone what it may agree to.
-    if session.get("_flashes") or just or finished or confirming:
+    if session.get("_flashes") or finished or confirming:
         return render_game_page(load(token), just=just)
     key = ("edit", token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
     page = cached_page(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
+    if just is not None and just.get("version") == version:
+        # The phone that just recorded (or took back) a deal: the same page as the
+        # table's, with its undo in place; personal, so with no entity tag.
+        mine = with_just(page, token, version, just)
+        return mine if mine is not None else render_game_page(load(token), just=just)
+    # A `just` of an older version: another phone wrote since, its undo is not this one's.
     return page.response(request.accept_encodings, request.if_none_match)
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, abort, render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine import GAMES
@@ -19,6 +21,7 @@ from referee.engine.game import Standings
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import build
+from referee.web.cache import CachedPage
 from referee.web.chart import chart
 
 Page = str | tuple[str, int] | BaseResponse
@@ -92,6 +95,31 @@ def render_game_page(
         agreement=agreement,
         pending=pending,
     )
+
+
+#: Where a scoreboard that every phone shares takes what one phone just did (`just`):
+#: an HTML comment, so the shared page shows nothing there.
+JUST_MARK = Markup("<!--just-->")
+
+
+@dataclass(frozen=True)
+class JustState:
+    """What `_just.html` reads of the game: its address and the version its undo is for."""
+
+    token: str
+    version: int
+
+
+def with_just(page: CachedPage, token: str, version: int, just: dict[str, Any]) -> str | None:
+    """The shared scoreboard of `version` with what this phone just did in its place:
+    the page every phone of the table is served, rendered once a version, instead
+    of a page of its own for the phone that recorded the deal (issue 19: that was a
+    second whole render of every deal). None if the page has no place for it."""
+    html = page.body.decode()
+    if JUST_MARK not in html:
+        return None
+    box = render_template("_just.html", just=just, game=JustState(token, version))
+    return html.replace(JUST_MARK, box, 1)
 
 
 def download(body: str | bytes, mimetype: str, name: str) -> Response:

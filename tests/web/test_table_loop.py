@@ -86,6 +86,43 @@ def test_put_back_refused_once_the_game_moved_on(client: FlaskClient) -> None:
     assert [d["taker"] for d in exported(client, token)["deals"]] == [2]
 
 
+def test_the_phone_that_recorded_is_served_the_tables_page_with_its_undo(app: Any) -> None:
+    """Issue 19: the page right after Record is the version's one shared render with
+    this phone's undo spliced in, not a second render of its own."""
+    first, second = app.test_client(), app.test_client()
+    english(first)
+    english(second)
+    token = new_game(first, "boulmous", PLAYERS)
+    deal(first, token, **BRUNO_FOUR, number=1)
+    shared = second.get(f"/g/{token}")
+    mine = first.get(f"/g/{token}")
+    assert "ETag" in shared.headers
+    assert "ETag" not in mine.headers  # personal: never answered by a 304 later
+    page = mine.get_data(as_text=True)
+    start = page.index('<div class="just card"')
+    box = page[start : page.index("</div>", start) + len("</div>")]
+    assert "✓ Deal 1 recorded." in box
+    assert f'action="/g/{token}/undo"' in box
+    assert page.replace(box, "<!--just-->") == shared.get_data(as_text=True)
+    # Its undo is for this version: it takes the deal back.
+    version = re.search(r'name="version" value="(\d+)"', box).group(1)  # type: ignore[union-attr]
+    assert first.post(f"/g/{token}/undo", data={"version": version}).status_code == 302
+    assert exported(first, token)["deals"] == []
+
+
+def test_a_just_recorded_line_is_not_shown_once_another_phone_wrote(app: Any) -> None:
+    first, second = app.test_client(), app.test_client()
+    english(first)
+    token = new_game(first, "boulmous", PLAYERS)
+    deal(first, token, **BRUNO_FOUR, number=1)
+    deal(second, token, **CHLOE_THREE, number=2)
+    response = first.get(f"/g/{token}")
+    page = response.get_data(as_text=True)
+    assert "Deal 1 recorded" not in page
+    assert 'class="just card"' not in page
+    assert "ETag" in response.headers  # the table's page, as every phone has it
+
+
 def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
     first, second = app.test_client(), app.test_client()
     english(second)
