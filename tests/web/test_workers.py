@@ -334,9 +334,15 @@ def test_a_worker_collects_garbage_only_between_requests(
         assert cli.collect_between_requests() == 0
         monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 1))
         assert cli.collect_between_requests() == 1
+        # A full collection is due by the counts, but one ran when the worker got
+        # ready: not before `FULL_COLLECTION_EVERY` seconds, then once.
         monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 11))
-        assert cli.collect_between_requests() == 2
-        assert collected[-3:] == [0, 1, 2]
+        start = time.monotonic()
+        assert cli.collect_between_requests(lambda: start + 1) == 1
+        later = start + cli.FULL_COLLECTION_EVERY + 1
+        assert cli.collect_between_requests(lambda: later) == 2
+        assert cli.collect_between_requests(lambda: later + 1) == 1
+        assert collected[-5:] == [0, 1, 1, 2, 1]
     finally:
         gc.enable()
         gc.unfreeze()
