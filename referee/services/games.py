@@ -169,8 +169,10 @@ def _plain(value: object) -> object:
 #: Games last scored, by a digest of the record itself: a game is parsed and scored
 #: once however many pages, previews and sheets of it are asked for, and the key is
 #: what was scored, so that no race between two reads can pair a version with
-#: another version's deals.
-_SCORED: LRU[Scored] = LRU(512)
+#: another version's deals. 2,048 of them (about 12 KB each for 30 deals): the
+#: current state of 1,000 tables and the one before (512 held fewer than the
+#: tables of one server at 500 paced tables: issue 19).
+_SCORED: LRU[Scored] = LRU(2048)
 
 
 def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:

@@ -14,7 +14,7 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
-from referee.web.cache import LRU, CachedPage, SharedPages
+from referee.web.cache import LRU, PAGES_KEPT, CachedPage, SharedPages
 
 #: Which limit each write counts against (per client address and minute); the rest
 #: are "write".
@@ -86,7 +86,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
     register_filters(app)
-    app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", 256))
+    app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", PAGES_KEPT))
     # The server's worker processes share what they render (`referee serve` makes
     # the folder); elsewhere (one process) the memory alone serves.
     shared = app.config.get("SHARED_PAGES")

@@ -31,20 +31,29 @@ from referee.lru import LRU
 __all__ = ["LRU", "CachedPage", "SharedPages", "cached_page"]
 
 
+#: Pages kept in each worker's memory (`PAGE_CACHE_SIZE`): two languages of 1,000
+#: tables, about 5 KB each as they are kept (gzipped).
+PAGES_KEPT = 2048
+
+
 @dataclass(frozen=True)
 class CachedPage:
-    """A rendered page, kept as UTF-8 and gzipped (phones accept gzip: 22 KB -> 4 KB),
-    with an entity tag so that a reload of an unchanged page costs a 304."""
+    """A rendered page, kept gzipped only (phones accept gzip: 22 KB -> 4 KB; the few
+    clients that do not are sent it inflated), with an entity tag so that a reload
+    of an unchanged page costs a 304."""
 
-    body: bytes
     gzipped: bytes
     etag: str
 
     @classmethod
     def of(cls, html: str, etag: str) -> CachedPage:
         """Encode and compress a page once."""
-        body = html.encode()
-        return cls(body, gzip.compress(body, compresslevel=6, mtime=0), etag)
+        return cls(gzip.compress(html.encode(), compresslevel=6, mtime=0), etag)
+
+    @property
+    def body(self) -> bytes:
+        """The page as UTF-8 (inflated at each use: seldom wanted)."""
+        return gzip.decompress(self.gzipped)
 
     def response(self, accepted: Accept, if_none_match: object = None) -> Response:
         """The page (compressed if the client takes gzip), or 304 if it has it already."""
@@ -61,6 +70,9 @@ class CachedPage:
         response.vary.add("Accept-Encoding")
         return response
 
+
+#: How every gzip stream begins (RFC 1952).
+GZIP_MAGIC = b"\x1f\x8b"
 
 #: A page's key: (kind, token, version, language...). The version is what changes.
 PageKey = tuple[str, str, int, str]
@@ -126,12 +138,13 @@ class SharedPages:
                 return None  # left by a worker that died while drawing
         except OSError:
             return self.get(key)  # drawn meanwhile
+        # The drawing worker writes the page, then takes its mark away: the page is
+        # read once, when the mark is gone (a look at the mark is one `stat`).
         deadline = time.monotonic() + self.WAIT
         while time.monotonic() < deadline:
             time.sleep(self.LOOK)
-            page = self.get(key)
-            if page is not None or not mark.exists():
-                return page if page is not None else self.get(key)
+            if not mark.exists():
+                return self.get(key)
         return None
 
     def _path(self, key: PageKey) -> Path:
@@ -146,13 +159,19 @@ class SharedPages:
             stored = json.loads(head)
             if stored["key"] != list(key):
                 return None
-            return CachedPage(gzip.decompress(gzipped), gzipped, str(stored["etag"]))
-        except (OSError, ValueError, KeyError, TypeError, EOFError):
+            # Not inflated here (nearly every phone takes it gzipped): a file cut
+            # short or not a gzip stream is told by its length and its first bytes.
+            if len(gzipped) != stored["length"] or not gzipped.startswith(GZIP_MAGIC):
+                return None
+            return CachedPage(gzipped, str(stored["etag"]))
+        except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: PageKey, page: CachedPage) -> None:
         """Keep the page for the other workers; a failed write only costs them a render."""
-        head = json.dumps({"key": list(key), "etag": page.etag}).encode()
+        head = json.dumps(
+            {"key": list(key), "etag": page.etag, "length": len(page.gzipped)}
+        ).encode()
         try:
             handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".new-")
         except OSError:

@@ -123,6 +123,28 @@ def test_a_file_of_another_version_or_broken_is_not_the_page(tmp_path: Path) -> 
     assert gone.get(("edit", "abc", 3, "fr")) is None
 
 
+def test_pages_are_kept_gzipped_only_and_read_without_inflating(
+    app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: a worker keeps 1,000 tables' pages in both languages, gzipped only
+    (22 KB of HTML is about 4 KB so); the shared folder's page is read as it is."""
+    import gzip
+
+    assert app.extensions["page_cache"].size >= 2 * 1000
+    html = "<p>" + "Ana +4 · Bruno −4 " * 1000 + "</p>"
+    page = CachedPage.of(html, "7-fr-x")
+    assert set(vars(page)) == {"gzipped", "etag"}
+    assert page.body.decode() == html
+    store = SharedPages(tmp_path)
+    store.put(("edit", "abc", 7, "fr"), page)
+
+    def inflate(data: bytes) -> bytes:
+        raise AssertionError("inflated")
+
+    monkeypatch.setattr(gzip, "decompress", inflate)
+    assert store.get(("edit", "abc", 7, "fr")) == page
+
+
 def test_a_broken_shared_page_is_drawn_again(
     workers: tuple[Flask, Flask], renders: list[bool], tmp_path: Path
 ) -> None:
