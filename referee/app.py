@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, session
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import InvalidatePoolError
 
 from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
@@ -35,15 +37,55 @@ def engine_options(url: str) -> dict[str, Any]:
     """Pool settings: a connection per server thread, kept open.
 
     An overflow connection is closed after each use, and reopening one (with its
-    pragmas) costs more than a request; a pre-ping is a round trip per request,
-    worth it only for a server that may drop idle connections (PostgreSQL).
+    pragmas) costs more than a request. A PostgreSQL connection that sat idle is
+    pinged before its use (`ping_after_idle`), not every connection at every use.
     """
     if url in ("sqlite://", "sqlite:///:memory:"):
         return {}  # one in-memory database, one connection (SQLAlchemy's StaticPool)
-    options: dict[str, Any] = {"pool_size": 16, "max_overflow": 16}
-    if not url.startswith("sqlite"):
-        options["pool_pre_ping"] = True
-    return options
+    return {"pool_size": 16, "max_overflow": 16}
+
+
+#: Seconds a pooled PostgreSQL connection may sit unused before it is pinged on its
+#: next use (`ping_after_idle`).
+PING_AFTER_IDLE = 1.0
+
+
+def ping_after_idle(engine: Engine, idle: float = PING_AFTER_IDLE) -> None:
+    """Ping a PostgreSQL connection taken from the pool only if it sat there `idle`
+    seconds or more; a dead one is replaced, and the pool with it (a restarted
+    database, a connection a server or a firewall dropped).
+
+    SQLAlchemy's `pool_pre_ping` pinged at every use, inside a transaction: a
+    cached scoreboard's one read of the game's version took four round trips
+    (BEGIN, the ping, the read, ROLLBACK), where this leaves one (issue 19). A
+    connection in use within the last second is taken as alive; a database that
+    goes away and comes back within that second fails the requests that were
+    using it, as a database that goes away does, once.
+    """
+    if engine.dialect.name == "sqlite":
+        return  # a file: nothing to drop
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is None or time.monotonic() - since < idle:
+            return  # new, or in use a moment ago
+        try:
+            # In autocommit: the ping leaves no transaction open behind it.
+            dbapi_connection.autocommit = True
+            try:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("SELECT 1")
+                cursor.close()
+            finally:
+                dbapi_connection.autocommit = False
+        except engine.dialect.loaded_dbapi.Error as error:
+            # The pool drops this connection and every one as old, and tries again.
+            raise InvalidatePoolError() from error
 
 
 def secret_key(instance_path: str) -> str:
@@ -135,6 +177,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     db.init_app(app)
+    with app.app_context():
+        ping_after_idle(db.engine)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)

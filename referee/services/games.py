@@ -208,9 +208,16 @@ def _rows(sql: str, *params: object) -> list[Any]:
     `select` the same read cost about a third of a cached scoreboard's whole time
     (`bench/http.py`, PERFORMANCE.md). The connection goes back to its pool, which
     ends its transaction, before the answer is used.
+
+    On PostgreSQL the read is made in autocommit: one statement needs no
+    transaction around it, and psycopg opened one with a round trip of its own
+    (BEGIN) before the read and another (ROLLBACK) when the connection went back.
     """
     raw = db.engine.raw_connection()
+    single = db.engine.dialect.name != "sqlite"
     try:
+        if single:
+            raw.driver_connection.autocommit = True  # type: ignore[union-attr]
         cursor = raw.cursor()
         if db.engine.dialect.paramstyle != "qmark":  # psycopg: %s
             sql = sql.replace("?", "%s")
@@ -219,7 +226,11 @@ def _rows(sql: str, *params: object) -> list[Any]:
         cursor.close()
         return list(rows)
     finally:
-        raw.close()
+        try:
+            if single:
+                raw.driver_connection.autocommit = False  # type: ignore[union-attr]
+        finally:
+            raw.close()
 
 
 def _first_row(sql: str, *params: object) -> Any:

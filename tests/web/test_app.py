@@ -11,7 +11,7 @@ from flask import Flask
 from pypdf import PdfReader
 
 from referee import cli
-from referee.app import create_app, database_url, engine_options, secret_key
+from referee.app import create_app, database_url, secret_key
 from referee.web.format import number, signed
 
 
@@ -27,12 +27,6 @@ from referee.web.format import number, signed
 def test_database_url(monkeypatch: pytest.MonkeyPatch, env: str, expected: str) -> None:
     monkeypatch.setenv("DATABASE_URL", env)
     assert database_url("/inst") == expected
-
-
-def test_engine_options() -> None:
-    assert engine_options("sqlite://") == {}
-    assert "pool_pre_ping" not in engine_options("sqlite:////x.db")
-    assert engine_options("postgresql+psycopg://h/db")["pool_pre_ping"] is True
 
 
 def test_secret_key_kept_in_the_instance_folder(
