@@ -175,18 +175,29 @@ def _plain(value: object) -> object:
 _SCORED: LRU[Scored] = LRU(2048)
 
 
+def _state_key(record: dict[str, Any]) -> bytes:
+    """What `_SCORED` keeps a state of a game under: a digest of its record."""
+    text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
+
+
 def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:
     """The game parsed and scored from its stored deals (once for each state of it);
     `deals`: its deals' data, when the caller read them without loading the rows."""
     record = record_of(game, deals)
-    text = json.dumps(record, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    key = hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
 
     def make() -> Scored:
         parsed = parse_record(record)
         return Scored(parsed, score_record(parsed))
 
-    return _SCORED.get_or_make(key, make)
+    return _SCORED.get_or_make(_state_key(record), make)
+
+
+def _keep_scored(key: bytes, record: Record[Any, Any], standings: Standings) -> None:
+    """Keep a state a write just scored and committed (`key`: its `_state_key`, of
+    its deals as stored): the page drawn right after the write, and the next deal's
+    form, read it instead of scoring the whole game again (issue 19)."""
+    _SCORED.put(key, Scored(record, standings))
 
 
 def standings_of(game: Game) -> Standings:
@@ -482,7 +493,10 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
         db.session.add(Submission(key=key, game_id=game.id, position=position))
     _touch(game, standings, record)
     recorded = Recorded(position + 1, game.version)
+    # Made before the commit, which expires the game (reading it would load it again).
+    state = _state_key(record_of(game, canonical))
     db.session.commit()
+    _keep_scored(state, record, standings)
     return recorded
 
 

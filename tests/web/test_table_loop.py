@@ -110,6 +110,39 @@ def test_the_phone_that_recorded_is_served_the_tables_page_with_its_undo(app: An
     assert exported(first, token)["deals"] == []
 
 
+def test_the_page_after_record_scores_nothing_again(
+    app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: the deal's post scored the game with the new deal; the page drawn
+    right after it and the next deal's form use that, and it is what scoring the
+    stored game afresh gives."""
+    from referee.engine.records import parse_record, score_record
+    from referee.services import games as service
+
+    client = app.test_client()
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, **BRUNO_FOUR, number=1)
+    parsed: list[object] = []
+
+    def counted(record: Any) -> Any:
+        parsed.append(record)
+        return parse_record(record)
+
+    monkeypatch.setattr(service, "parse_record", counted)
+    assert deal(client, token, **CHLOE_THREE, number=2).status_code == 302
+    assert len(parsed) == 1  # the post's own check of the game with the new deal
+    assert "+3" in client.get(f"/g/{token}").get_data(as_text=True)
+    assert client.get(f"/g/{token}/deal").status_code == 200
+    assert len(parsed) == 1  # nothing parsed or scored again
+    with app.app_context():
+        game = service.find(token)
+        assert game is not None
+        kept = service.scored(game)
+        fresh = score_record(parse_record(service.record_of(game)))
+        assert kept.standings == fresh
+        assert kept.record == parse_record(service.record_of(game))
+
+
 def test_a_just_recorded_line_is_not_shown_once_another_phone_wrote(app: Any) -> None:
     first, second = app.test_client(), app.test_client()
     english(first)
