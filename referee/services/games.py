@@ -225,9 +225,9 @@ def _rows(sql: str, *params: object) -> list[Any]:
     (BEGIN) before the read and another (ROLLBACK) when the connection went back.
     """
     raw = db.engine.raw_connection()
-    single = db.engine.dialect.name != "sqlite"
+    autocommit = db.engine.dialect.name != "sqlite"
     try:
-        if single:
+        if autocommit:
             raw.driver_connection.autocommit = True  # type: ignore[union-attr]
         cursor = raw.cursor()
         if db.engine.dialect.paramstyle != "qmark":  # psycopg: %s
@@ -238,7 +238,7 @@ def _rows(sql: str, *params: object) -> list[Any]:
         return list(rows)
     finally:
         try:
-            if single:
+            if autocommit:
                 raw.driver_connection.autocommit = False  # type: ignore[union-attr]
         finally:
             raw.close()
