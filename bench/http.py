@@ -262,22 +262,23 @@ _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(rb'name="key" value="([^"]+)"')
 
 
-async def enter_deal(
-    client: Client, token: str, rng: random.Random, stats: Stats, follow: bool = True
-) -> None:
+async def enter_deal(client: Client, token: str, rng: random.Random, stats: Stats) -> float:
     """What a phone does for one deal: load the form, post it (with its CSRF token and
     key) and, as a browser does, load the page the answer sends it to (the scores,
-    with the deal's undo). Until 2026-12-03 the benchmark left that page out."""
+    with the deal's undo; until 2026-12-03 the benchmark left that page out).
+    Returns the moment the post was answered."""
     page = await client.timed(stats, "GET", f"/g/{token}/deal")
     csrf, key = _CSRF.search(page), _KEY.search(page)
     if not csrf or not key:
         stats.errors += 1
-        return
+        return time.perf_counter()
     form = {**random_deal(rng), "csrf_token": csrf.group(1).decode(), "key": key.group(1).decode()}
     client.location = ""
     await client.timed(stats, "POST", f"/g/{token}/deal", urlencode(form).encode())
-    if follow and client.location:
+    answered = time.perf_counter()
+    if client.location:
         await client.timed(stats, "GET", client.location)
+    return answered
 
 
 async def create_game(port: int) -> str:
@@ -469,10 +470,7 @@ async def followers(
         await asyncio.sleep(warmup + rng.uniform(0, every))
         while time.perf_counter() < stop - 3:
             started = time.perf_counter()
-            await enter_deal(client, token, rng, stats, follow=False)
-            answered = time.perf_counter()  # the deal's answer; then its page, as a browser
-            if client.location:
-                await client.timed(stats, "GET", client.location)
+            answered = await enter_deal(client, token, rng, stats)
             answer = await client.timed(stats, "GET", f"/g/{token}/version.json")
             version = int(re.search(rb"\d+", answer).group(0)) if answer else -1  # type: ignore[union-attr]
             recorded[(token, version)] = answered
