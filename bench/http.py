@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import gzip
 import json
@@ -71,6 +72,8 @@ class Stats:
     before: Stats | None = None
     #: The server's cores over the measure (`paced`), when it was given the server.
     cores: float = float("nan")
+    #: The phones' streams (`follow_stream`): opened, ended, pages pushed in them.
+    streams: dict[str, int] = field(default_factory=dict)
 
     def add(self, seconds: float, ok: bool, kind: str = "", started: float | None = None) -> None:
         if self.before is not None and started is not None and started < self.since:
@@ -355,6 +358,7 @@ async def paced(
     the level's pages were that flood's, and its p95 was the flood's.)"""
     stats = Stats(before=Stats())
     stats.since = time.perf_counter() + JOINING + SETTLING
+    stats.streams = {}
     stop = stats.since + seconds
     rng = random.Random(11)
 
@@ -380,7 +384,9 @@ async def paced(
         page = Client(port)
         await asyncio.sleep(rng.uniform(0, JOINING))
         await page.timed(stats, "GET", f"/g/{token}")
-        await follow_stream(port, f"/g/{token}/live", stop, stats, page, f"/g/{token}")
+        await follow_stream(
+            port, f"/g/{token}/live", stop, stats, page, f"/g/{token}", streams=stats.streams
+        )
         page.close()
 
     async def measuring() -> None:
@@ -407,15 +413,20 @@ async def follow_stream(
 ) -> None:
     """What a page's script does until `stop`: hold the stream of events at `path`
     open (again after it ends, 1.5 s later, as EventSource does) and load the page
-    again each time it says a version other than the last one."""
+    again each time it says a version other than the last one.
+
+    As a page under the service worker does (since 2026-12-03), the stream is asked
+    with `?pages=1`: a new version may come with its page (`event: page`), which the
+    phone takes as it is (inflated here as a browser would) instead of loading it.
+    A server that does not send pages answers the same stream with versions only."""
     streams = streams if streams is not None else {}
     known: int | None = None
     while time.perf_counter() < stop:
         try:
-            reader, writer = await asyncio.open_connection(HOST, port)
+            reader, writer = await asyncio.open_connection(HOST, port, limit=1 << 22)
             writer.write(
-                f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
-                "Accept: text/event-stream\r\n\r\n".encode()
+                f"GET {path}?pages=1 HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                "Accept: text/event-stream\r\nAccept-Language: fr\r\n\r\n".encode()
             )
             await writer.drain()
             status = int((await reader.readline()).split()[1])
@@ -439,9 +450,14 @@ async def follow_stream(
                     break
                 if not text.startswith(b"data: "):
                     continue
-                version = int(text[6:])
+                number, _, pushed = text[6:].strip().partition(b" ")
+                version = int(number)
                 if known is not None and version != known:
-                    await page.timed(stats, "GET", page_path)
+                    if pushed:  # the page came with it: taken, no request
+                        gzip.decompress(base64.b64decode(pushed))
+                        streams["pages pushed"] = streams.get("pages pushed", 0) + 1
+                    else:
+                        await page.timed(stats, "GET", page_path)
                     if seen is not None:
                         seen(version)
                 known = version
@@ -661,6 +677,8 @@ async def main_async(
                     f"    {kind}: {len(took)}, p50 {took[len(took) // 2] * 1000:.1f} ms, "
                     f"p95 {took[int(len(took) * 0.95)] * 1000:.1f} ms"
                 )
+            if stats.streams:
+                print(f"    streams (the level and its joining): {stats.streams}")
             print(
                 line(f"{count} tables", stats, args.paced_seconds)
                 + f", server {stats.cores:.2f} cores, "

@@ -66,6 +66,12 @@ class LRU(Generic[V]):
         with self._lock:
             return self._data[key] if self._counted(key) else None
 
+    def held(self, key: Hashable) -> V | None:
+        """The cached value of `key`, or None, looked at from outside the requests
+        (neither counted nor made more recent)."""
+        with self._lock:
+            return self._data.get(key)
+
     def _counted(self, key: Hashable) -> bool:
         """Whether `key` is cached (then made most recent); a hit or a miss counted.
         The lock is held."""

@@ -416,6 +416,32 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   document.addEventListener("visibilitychange", () => {
     if (stale && !leaving && document.visibilityState === "visible") window.location.reload();
   });
+  // The new page itself, sent in the stream (issue 19): "<version> <gzip, base64>".
+  // It is handed to the service worker, which answers this page's reload with it:
+  // the scores change without a request to the server. Only under a service worker
+  // that can keep it, in a browser that inflates gzip; else the version alone.
+  const takesPages = () => Boolean(window.DecompressionStream && window.MessageChannel
+    && navigator.serviceWorker && navigator.serviceWorker.controller);
+  const take = (data) => {
+    const space = data.indexOf(" ");
+    const version = data.slice(0, space);
+    if (version === known || leaving) return;
+    if (document.visibilityState !== "visible") { stale = true; return; }
+    const worker = navigator.serviceWorker.controller;
+    const here = window.location.href.split("#")[0];
+    new Promise((resolve, reject) => {
+      const bytes = Uint8Array.from(atob(data.slice(space + 1)), (c) => c.charCodeAt(0));
+      const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      new Response(inflated).text().then((html) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (answer) => (answer.data === "kept" ? resolve() : reject());
+        worker.postMessage({ page: here, html }, [channel.port2]);
+        window.setTimeout(reject, 2000);
+      }, reject);
+    })
+      .catch(() => {})  // not kept: the reload asks the server, as before
+      .then(() => { if (!leaving) window.location.reload(); });
+  };
   let timer = null;
   let source = null;
   const poll = () => {
@@ -441,8 +467,9 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
       return;
     }
-    source = new EventSource(live.dataset.liveUrl);
+    source = new EventSource(live.dataset.liveUrl + (takesPages() ? "?pages=1" : ""));
     source.onmessage = (message) => { news(true); seen(message.data); };
+    source.addEventListener("page", (message) => { news(true); take(message.data); });
     source.addEventListener("gone", () => { source.close(); gone(); });
     source.onerror = () => {
       if (new Date() - last > 5000) news(false);  // not the end of a polling answer

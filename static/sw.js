@@ -31,10 +31,41 @@ const offlinePage = (request) => {
   return caches.match(OFFLINE[lang]);
 };
 
+// Pages a game page's script was just sent in its live stream (app.js, issue 19):
+// the reload that follows is answered with it, without asking the server. The same
+// copy is the one shown offline. Kept for the reload only: a later visit asks the
+// server again.
+const PUSHED_FOR = 10000;
+const pushed = new Map();
+
+self.addEventListener("message", (event) => {
+  const { page, html } = event.data || {};
+  const port = event.ports && event.ports[0];
+  if (typeof page !== "string" || typeof html !== "string") return;
+  const url = new URL(page);
+  if (url.origin !== self.location.origin || !["/g/", "/v/"].some((p) => url.pathname.startsWith(p))) return;
+  event.waitUntil(
+    caches.open(VERSION)
+      .then((cache) => cache.put(url.href, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } })))
+      .then(() => {
+        pushed.set(url.href, Date.now());
+        if (port) port.postMessage("kept");
+      }, () => { if (port) port.postMessage("not kept"); }),
+  );
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  const at = request.mode === "navigate" ? pushed.get(url.href) : undefined;
+  if (at !== undefined) {
+    pushed.delete(url.href);
+    if (Date.now() - at < PUSHED_FOR) {
+      event.respondWith(caches.match(url.href).then((hit) => hit || fetch(request)));
+      return;
+    }
+  }
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
     return;

@@ -23,12 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Response, current_app
+from flask import Flask, Response, current_app
 from werkzeug.datastructures import Accept
 
 from referee.lru import LRU
 
-__all__ = ["LRU", "CachedPage", "SharedPages", "cached_page"]
+__all__ = ["LRU", "CachedPage", "SharedPages", "cached_page", "drawn_page"]
 
 
 #: Pages kept in each worker's memory (`PAGE_CACHE_SIZE`): two languages of 1,000
@@ -195,3 +195,14 @@ def cached_page(key: PageKey, render: Callable[[], CachedPage]) -> CachedPage:
     if shared is None:
         return memory.get_or_make(key, render)
     return memory.get_or_make(key, lambda: shared.make(key, render))
+
+
+def drawn_page(app: Flask, key: PageKey) -> CachedPage | None:
+    """The page of this key if this worker or another of the server drew it already
+    (the live follow sends it to the phones: `follow.Hub`); never draws it."""
+    memory: LRU[CachedPage] = app.extensions["page_cache"]
+    page = memory.held(key)
+    if page is not None:
+        return page
+    shared: SharedPages | None = app.extensions.get("shared_pages")
+    return shared.get(key) if shared is not None else None

@@ -24,6 +24,18 @@ and then so that proxies and phones keep the connection (and the page shows when
 last heard from the server), and ends each stream after a while
 so that the phone reconnects, maybe to a less busy server.
 
+The new page itself, where the phone can take it (issue 19): a page whose script
+runs under the app's service worker opens its stream with `?pages=1`. When its game
+changes, the hub looks for the new version's page among those this server already
+drew (a page is drawn once a version, for the phone that recorded the deal) and
+sends it in the stream, gzipped as it is kept, in base64: an `event: page`. The
+page hands it to the service worker, which answers the page's reload with it: the
+phone shows the new scores without asking the server (four phones a table: four
+requests a deal fewer). A page not drawn within `PAGE_WAIT` is not waited for
+longer: the phone is told the version and reloads as before. Pages that are not
+shared (a finished game's, one whose deals are being confirmed) are never among
+those drawn, so their phones are told the version.
+
 Anywhere else (the development server, the test client, TLS served by gunicorn
 itself) the answer is one event and `retry:`, which makes the browser ask again
 shortly: polling, with the same page code.
@@ -31,6 +43,7 @@ shortly: polling, with the same page code.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import errno
 import os
@@ -44,6 +57,7 @@ from dataclasses import dataclass, field
 from flask import Flask, Response, current_app, request
 
 from referee.services import games as service
+from referee.web.cache import CachedPage, PageKey, drawn_page
 
 #: Seconds between two looks at the followed games' versions (the delay it adds).
 #: Every phone told of a new version at one look asks for its page at once: at 300
@@ -60,6 +74,9 @@ LIFETIME = 600.0
 SWEEP = 1.0
 #: Followers one worker process holds; beyond, a phone gets the polling answer.
 MOST = 8000
+#: Seconds the hub waits for a new version's page to be drawn (by the phone that
+#: recorded the deal, which loads it at once) before it tells the version instead.
+PAGE_WAIT = 0.3
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
@@ -82,6 +99,11 @@ def event(version: int) -> bytes:
 GONE = b"event: gone\ndata: \n\n"
 
 
+def page_event(version: int, page: CachedPage) -> bytes:
+    """The event that brings a version's page: "<version> <the gzipped page in base64>"."""
+    return b"event: page\ndata: %d %s\n\n" % (version, base64.b64encode(page.gzipped))
+
+
 class HandedOver(Response):
     """The answer of a stream given to the hub: gunicorn must neither write nor keep
     the connection. Raising StopIteration from the WSGI call is how a gunicorn
@@ -101,14 +123,30 @@ class Follower:
     version: int
     until: float
     quiet_since: float = field(default_factory=time.monotonic)
+    #: The language of its page, where the phone takes new pages in its stream
+    #: (`?pages=1`); None: it is told the version only.
+    lang: str | None = None
+
+    def page_key(self, version: int) -> PageKey:
+        """The key of this follower's page at `version` (as the views keep it)."""
+        return ("view" if self.spectator else "edit", self.token, version, self.lang or "")
 
 
 class Hub:
     """Every stream of one worker process, served by one thread."""
 
-    def __init__(self, app: Flask, versions: Callable[[list[str], bool], dict[str, int]]) -> None:
+    def __init__(
+        self,
+        app: Flask,
+        versions: Callable[[list[str], bool], dict[str, int]],
+        pages: Callable[[PageKey], CachedPage | None] = lambda _key: None,
+    ) -> None:
         self.app = app
         self.versions = versions
+        #: The page of a key if this server drew it already (never draws one).
+        self.pages = pages
+        #: Followers waiting for their new version's page, and until when.
+        self.waiting: dict[int, float] = {}
         self.selector = selectors.DefaultSelector()
         self.followers: dict[int, Follower] = {}
         #: The followers of each game, by (spectator?, token), and the version each
@@ -176,6 +214,8 @@ class Hub:
                     self._look()
                 except Exception:  # a database hiccup: the streams stay, next tick
                     self.app.logger.exception("live follow: could not read the versions")
+            if self.waiting:
+                self._deliver(now)
             if now >= next_sweep:
                 next_sweep = now + SWEEP
                 self._sweep(now)
@@ -221,8 +261,34 @@ class Hub:
                         self._send(fd, GONE)
                         self._drop(fd)
                     elif version != follower.version:
-                        follower.version = version
-                        self._send(fd, event(version))
+                        if follower.lang is None:
+                            follower.version = version
+                            self._send(fd, event(version))
+                        else:
+                            self.waiting.setdefault(fd, time.monotonic() + PAGE_WAIT)
+        if self.waiting:
+            self._deliver(time.monotonic())
+
+    def _deliver(self, now: float) -> None:
+        """Send the waiting followers their game's new page if it was drawn, or the
+        version once `PAGE_WAIT` is over (the phone then asks for the page)."""
+        made: dict[PageKey, bytes | None] = {}
+        for fd, until in list(self.waiting.items()):
+            follower = self.followers.get(fd)
+            version = self.last.get((follower.spectator, follower.token)) if follower else None
+            if follower is None or version is None or version == follower.version:
+                del self.waiting[fd]
+                continue
+            key = follower.page_key(version)
+            if key not in made:
+                page = self.pages(key)
+                made[key] = page_event(version, page) if page is not None else None
+            data = made[key]
+            if data is None and now < until:
+                continue
+            del self.waiting[fd]
+            follower.version = version
+            self._send(fd, data if data is not None else event(version))
 
     def _sweep(self, now: float) -> None:
         """Say "still here" on the quiet streams (the page's clock); end those due."""
@@ -247,6 +313,7 @@ class Hub:
 
     def _drop(self, fd: int) -> None:
         follower = self.followers.pop(fd, None)
+        self.waiting.pop(fd, None)
         if follower is None:
             return
         key = (follower.spectator, follower.token)
@@ -273,7 +340,9 @@ def hub(app: Flask) -> Hub:
         found = _hubs.get(pid)
         if found is None:
             found = _hubs[pid] = Hub(
-                app, lambda tokens, s: service.versions_of(tokens, spectators=s)
+                app,
+                lambda tokens, s: service.versions_of(tokens, spectators=s),
+                lambda key: drawn_page(app, key),
             )
         return found
 
@@ -291,8 +360,9 @@ def _take(sock: socket.socket) -> socket.socket:
     return mine
 
 
-def stream(token: str, version: int, *, spectator: bool) -> Response:
-    """The answer to a follower: a stream handed to the hub, or one event to poll."""
+def stream(token: str, version: int, *, spectator: bool, lang: str | None = None) -> Response:
+    """The answer to a follower: a stream handed to the hub, or one event to poll.
+    `lang`: the language of the pages to send it, if it takes them (`?pages=1`)."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     sock = request.environ.get("gunicorn.socket")
     if type(sock) is socket.socket and len(hub(app)) < MOST:  # not TLS, not a test client
@@ -304,7 +374,8 @@ def stream(token: str, version: int, *, spectator: bool) -> Response:
         except OSError:
             mine.close()
             return HandedOver()
-        hub(app).add(Follower(mine, spectator, token, version, time.monotonic() + LIFETIME))
+        until = time.monotonic() + LIFETIME
+        hub(app).add(Follower(mine, spectator, token, version, until, lang=lang))
         return HandedOver()
     response = Response(event(version), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"

@@ -117,7 +117,7 @@ def view_live(view_token: str) -> Response:
     found = service.view_version_of(view_token)
     if found is None:
         abort(404)
-    return follow.stream(view_token, found[1], spectator=True)
+    return follow.stream(view_token, found[1], spectator=True, lang=_pages_lang())
 
 
 @bp.get("/g/<token>/live")
@@ -126,7 +126,13 @@ def edit_live(token: str) -> Response:
     version = service.version_of(token)
     if version is None:
         abort(404)
-    return follow.stream(token, version, spectator=False)
+    return follow.stream(token, version, spectator=False, lang=_pages_lang())
+
+
+def _pages_lang() -> str | None:
+    """The language of the pages to send in the stream, if the phone takes them
+    (`?pages=1`: its page runs under the service worker); else None."""
+    return str(get_locale()) if request.args.get("pages") == "1" else None
 
 
 def _version_response(version: int) -> Response:

@@ -231,3 +231,41 @@ def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
         context.close()
     finally:
         other.close()
+
+
+def test_a_following_phone_gets_the_new_page_in_its_stream_without_asking(
+    browser: Browser, live_server: Server
+) -> None:
+    """Issue 19: a phone following the game under the service worker is sent the new
+    version's page in its stream (drawn once, for the phone that recorded it); its
+    reload is answered by the worker, with no request to the server. The page shown
+    is the new one, whole, scripts and all: it goes on following."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    mine = browser.new_context(**PHONE)
+    page, watch = watched(mine, base)
+    token = new_game(page, base)
+    other = browser.new_context(**PHONE)
+    follower, other_watch = watched(other, base)
+    follower.goto(f"{base}/g/{token}")
+    follower.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    follower.reload()  # its script now runs under the worker: it takes pages
+    loads: list[dict[str, str]] = []
+    follower.on(
+        "response",
+        lambda r: loads.append(r.all_headers()) if r.request.is_navigation_request() else None,
+    )
+    for number, tricks in ((1, [1, 3, 1, 1]), (2, [1, 1, 3, 1])):
+        page.goto(f"{base}/g/{token}/deal")
+        boulmous(page, number, 3, tricks)
+        expect(page.locator(".just")).to_contain_text(f"Donne {number} enregistrée")
+        expect(follower.locator(".live")).to_have_attribute("data-version", str(number))
+        expect(follower.locator(".totals")).to_contain_text("Bruno")
+    # Each reload was the pushed page, kept by the worker: not the server's answer
+    # (which carries an entity tag and says it is gzipped).
+    assert len(loads) == 2
+    assert all("etag" not in headers and "content-encoding" not in headers for headers in loads)
+    assert not watch.errors
+    assert not other_watch.errors
+    leave(follower)
+    for context in (other, mine):
+        context.close()

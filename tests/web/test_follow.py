@@ -3,6 +3,8 @@ makes, and the caches that keep a scoreboard from being rendered twice."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import socket
 import threading
 import time
@@ -17,6 +19,7 @@ from referee.lru import LRU
 from referee.models import Game, RateLimit
 from referee.services import games as service
 from referee.web import follow
+from referee.web.cache import CachedPage, SharedPages, drawn_page
 from referee.web.session import CheckedOnceSessionInterface
 from tests.web.conftest import new_game
 from tests.web.test_boulmous_flow import deal, tricks
@@ -370,3 +373,91 @@ def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) ->
         hub.close()
         theirs_a.close()
         theirs_b.close()
+
+
+def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) -> None:
+    """A follower that asked for pages (`?pages=1`) is sent the new version's page in
+    its stream once this server drew it (no request of its own); another one is told
+    the version; a page not drawn within `PAGE_WAIT` is not waited for longer."""
+    versions = {"a": 5}
+    drawn: dict[tuple[str, str, int, str], CachedPage] = {}
+    asked: list[tuple[str, str, int, str]] = []
+
+    def pages(key: tuple[str, str, int, str]) -> CachedPage | None:
+        asked.append(key)
+        return drawn.get(key)
+
+    hub = follow.Hub(
+        app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, pages
+    )
+    pairs = [socket.socketpair() for _ in range(3)]
+    try:
+        for (ours, _theirs), lang in zip(pairs, ("fr", "en", None), strict=True):
+            ours.setblocking(False)
+            hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang=lang))
+        time.sleep(3 * follow.TICK)
+        (_, french), (_, english), (_, plain) = pairs
+
+        # Deal 6 recorded; its page drawn (in French) before the hub's look.
+        drawn[("edit", "a", 6, "fr")] = CachedPage.of("<p>version 6</p>", "6-fr")
+        versions["a"] = 6
+        head, _, data = read_event(french).partition(b"\ndata: ")
+        assert head == b"event: page"
+        number, _, pushed = data.strip().partition(b" ")
+        assert number == b"6"
+        assert gzip.decompress(base64.b64decode(pushed)) == b"<p>version 6</p>"
+        assert read_event(plain) == follow.event(6)
+        # The English page was never drawn: the version, within PAGE_WAIT.
+        english.settimeout(follow.PAGE_WAIT / 2)
+        with pytest.raises(TimeoutError):
+            english.recv(100)  # waited for a while first
+        assert read_event(english) == follow.event(6)
+        assert ("edit", "a", 6, "en") in asked
+        assert all(key[2] == 6 for key in asked)  # only the version that is new
+
+        # Deal 7: drawn a moment after the hub's look (the recording phone loads it).
+        versions["a"] = 7
+        time.sleep(2 * follow.TICK)
+        drawn[("edit", "a", 7, "fr")] = CachedPage.of("<p>version 7</p>", "7-fr")
+        assert read_event(french).startswith(b"event: page\ndata: 7 ")
+    finally:
+        hub.close()
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
+
+
+def test_the_stream_asked_with_pages_knows_the_language(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`?pages=1` is how a page under the service worker says it takes pages: the
+    hub is given the language to send them in; without it, versions only."""
+    token, view = tokens_of(app, new_game(client, "boulmous", PLAYERS))
+    asked: list[tuple[str, bool, str | None]] = []
+
+    def stream(token: str, version: int, *, spectator: bool, lang: str | None = None) -> str:
+        asked.append((token, spectator, lang))
+        return "ok"
+
+    monkeypatch.setattr(follow, "stream", stream)
+    client.get(f"/g/{token}/live?pages=1", headers={"Accept-Language": "en"})
+    client.get(f"/v/{view}/live?pages=1", headers={"Accept-Language": "fr"})
+    client.get(f"/g/{token}/live")
+    assert asked == [(token, False, "en"), (view, True, "fr"), (token, False, None)]
+
+
+def test_a_drawn_page_is_found_in_memory_or_in_the_shared_folder(app: Flask, tmp_path: Any) -> None:
+    """What the hub sends is only what was drawn: it never draws a page itself."""
+    key = ("edit", "a", 3, "fr")
+    page = CachedPage.of("<p>3</p>", "3-fr")
+    assert drawn_page(app, key) is None
+    app.extensions["page_cache"].put(key, page)
+    assert drawn_page(app, key) == page
+    other = ("view", "b", 4, "en")
+    app.extensions["shared_pages"] = SharedPages(tmp_path)
+    try:
+        assert drawn_page(app, other) is None
+        SharedPages(tmp_path).put(other, page)  # another worker drew it
+        assert drawn_page(app, other) == page
+    finally:
+        del app.extensions["shared_pages"]
