@@ -27,14 +27,15 @@ so that the phone reconnects, maybe to a less busy server.
 The new page itself, where the phone can take it (issue 19): a page whose script
 runs under the app's service worker opens its stream with `?pages=1`. When its game
 changes, the hub looks for the new version's page among those this server already
-drew (a page is drawn once a version, for the phone that recorded the deal) and
-sends it in the stream, gzipped as it is kept, in base64: an `event: page`. The
-page hands it to the service worker, which answers the page's reload with it: the
-phone shows the new scores without asking the server (four phones a table: four
-requests a deal fewer). A page not drawn within `PAGE_WAIT` is not waited for
-longer: the phone is told the version and reloads as before. Pages that are not
-shared (a finished game's, one whose deals are being confirmed) are never among
-those drawn, so their phones are told the version.
+drew (a page is drawn once a version: the phone that recorded the deal loads it at
+once) and sends it in the stream, gzipped as it is kept, in base64: an
+`event: page`. The page hands it to the service worker, which answers the page's
+reload with it: the phone shows the new scores without asking the server (four
+phones a table: four requests a deal fewer). A page nobody drew within `ELECT`
+(a spectators' page: no spectator records deals) is asked for by one of its
+followers, told the version: it reloads, and its load draws the page for the
+others. Past `PAGE_WAIT` the others are told the version too (a page that is not
+shared, as a finished game's editors' page is, is never drawn for everyone).
 
 Anywhere else (the development server, the test client, TLS served by gunicorn
 itself) the answer is one event and `retry:`, which makes the browser ask again
@@ -74,9 +75,11 @@ LIFETIME = 600.0
 SWEEP = 1.0
 #: Followers one worker process holds; beyond, a phone gets the polling answer.
 MOST = 8000
-#: Seconds the hub waits for a new version's page to be drawn (by the phone that
-#: recorded the deal, which loads it at once) before it tells the version instead.
-PAGE_WAIT = 0.3
+#: Seconds after which, a new version's page not drawn yet, one of its followers is
+#: told the version (its reload draws the page for the others).
+ELECT = 0.2
+#: Seconds after which the followers still waiting for a page are told the version.
+PAGE_WAIT = 1.0
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
@@ -145,8 +148,10 @@ class Hub:
         self.versions = versions
         #: The page of a key if this server drew it already (never draws one).
         self.pages = pages
-        #: Followers waiting for their new version's page, and until when.
+        #: Followers waiting for their new version's page, and since when.
         self.waiting: dict[int, float] = {}
+        #: The pages one follower was sent to ask for (`ELECT`), and when.
+        self.asked: dict[PageKey, float] = {}
         self.selector = selectors.DefaultSelector()
         self.followers: dict[int, Follower] = {}
         #: The followers of each game, by (spectator?, token), and the version each
@@ -265,15 +270,16 @@ class Hub:
                             follower.version = version
                             self._send(fd, event(version))
                         else:
-                            self.waiting.setdefault(fd, time.monotonic() + PAGE_WAIT)
+                            self.waiting.setdefault(fd, time.monotonic())
         if self.waiting:
             self._deliver(time.monotonic())
 
     def _deliver(self, now: float) -> None:
-        """Send the waiting followers their game's new page if it was drawn, or the
-        version once `PAGE_WAIT` is over (the phone then asks for the page)."""
+        """Send the waiting followers their game's new page if it was drawn; past
+        `ELECT`, have one follower of a page nobody drew ask for it (told the
+        version, it reloads); past `PAGE_WAIT`, tell the others the version."""
         made: dict[PageKey, bytes | None] = {}
-        for fd, until in list(self.waiting.items()):
+        for fd, since in list(self.waiting.items()):
             follower = self.followers.get(fd)
             version = self.last.get((follower.spectator, follower.token)) if follower else None
             if follower is None or version is None or version == follower.version:
@@ -284,11 +290,19 @@ class Hub:
                 page = self.pages(key)
                 made[key] = page_event(version, page) if page is not None else None
             data = made[key]
-            if data is None and now < until:
-                continue
+            if data is None:
+                if now - since >= PAGE_WAIT:
+                    data = event(version)
+                elif now - since >= ELECT and key not in self.asked:
+                    self.asked[key] = now
+                    data = event(version)
+                else:
+                    continue
             del self.waiting[fd]
             follower.version = version
-            self._send(fd, data if data is not None else event(version))
+            self._send(fd, data)
+        # A page asked for more than PAGE_WAIT ago has no follower waiting for it.
+        self.asked = {key: at for key, at in self.asked.items() if now - at < PAGE_WAIT}
 
     def _sweep(self, now: float) -> None:
         """Say "still here" on the quiet streams (the page's clock); end those due."""

@@ -122,11 +122,14 @@ def view_live(view_token: str) -> Response:
 
 @bp.get("/g/<token>/live")
 def edit_live(token: str) -> Response:
-    """The same for the editors' page."""
-    version = service.version_of(token)
-    if version is None:
+    """The same for the editors' page (a finished game's, or one whose deals are
+    confirmed, is each phone's own: never sent in the stream)."""
+    state = service.state_of(token)
+    if state is None:
         abort(404)
-    return follow.stream(token, version, spectator=False, lang=_pages_lang())
+    version, finished, confirming = state
+    shared = not (finished or confirming)
+    return follow.stream(token, version, spectator=False, lang=_pages_lang() if shared else None)
 
 
 def _pages_lang() -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import select
 import socket
 import threading
 import time
@@ -378,7 +379,8 @@ def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) ->
 def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) -> None:
     """A follower that asked for pages (`?pages=1`) is sent the new version's page in
     its stream once this server drew it (no request of its own); another one is told
-    the version; a page not drawn within `PAGE_WAIT` is not waited for longer."""
+    the version. A page nobody drew: one of its followers is told the version (its
+    reload draws it) and the others get the page it drew."""
     versions = {"a": 5}
     drawn: dict[tuple[str, str, int, str], CachedPage] = {}
     asked: list[tuple[str, str, int, str]] = []
@@ -390,13 +392,13 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
     hub = follow.Hub(
         app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, pages
     )
-    pairs = [socket.socketpair() for _ in range(3)]
+    pairs = [socket.socketpair() for _ in range(4)]
     try:
-        for (ours, _theirs), lang in zip(pairs, ("fr", "en", None), strict=True):
+        for (ours, _theirs), lang in zip(pairs, ("fr", "en", "en", None), strict=True):
             ours.setblocking(False)
             hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang=lang))
         time.sleep(3 * follow.TICK)
-        (_, french), (_, english), (_, plain) = pairs
+        (_, french), (_, english), (_, english_too), (_, plain) = pairs
 
         # Deal 6 recorded; its page drawn (in French) before the hub's look.
         drawn[("edit", "a", 6, "fr")] = CachedPage.of("<p>version 6</p>", "6-fr")
@@ -407,19 +409,30 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
         assert number == b"6"
         assert gzip.decompress(base64.b64decode(pushed)) == b"<p>version 6</p>"
         assert read_event(plain) == follow.event(6)
-        # The English page was never drawn: the version, within PAGE_WAIT.
-        english.settimeout(follow.PAGE_WAIT / 2)
-        with pytest.raises(TimeoutError):
-            english.recv(100)  # waited for a while first
-        assert read_event(english) == follow.event(6)
-        assert ("edit", "a", 6, "en") in asked
         assert all(key[2] == 6 for key in asked)  # only the version that is new
+
+        # Nobody drew the English page: after a while one English phone is told the
+        # version (it reloads: that draws the page), the other gets the page.
+        ready, _, _ = select.select([english, english_too], [], [], 3)
+        assert len(ready) == 1
+        first, second = (english, english_too) if ready[0] is english else (english_too, english)
+        assert read_event(first) == follow.event(6)
+        second.settimeout(follow.ELECT)
+        with pytest.raises(TimeoutError):
+            second.recv(100)  # still waiting for the page
+        drawn[("edit", "a", 6, "en")] = CachedPage.of("<p>six</p>", "6-en")
+        assert read_event(second).startswith(b"event: page\ndata: 6 ")
 
         # Deal 7: drawn a moment after the hub's look (the recording phone loads it).
         versions["a"] = 7
-        time.sleep(2 * follow.TICK)
+        time.sleep(follow.TICK)
         drawn[("edit", "a", 7, "fr")] = CachedPage.of("<p>version 7</p>", "7-fr")
         assert read_event(french).startswith(b"event: page\ndata: 7 ")
+        # Never drawn in English: one phone told at once, the other after PAGE_WAIT.
+        started = time.monotonic()
+        told = [read_event(sock) for sock in (english, english_too)]
+        assert told == [follow.event(7), follow.event(7)]
+        assert time.monotonic() - started >= follow.PAGE_WAIT - follow.ELECT - follow.TICK
     finally:
         hub.close()
         for ours, theirs in pairs:
@@ -444,6 +457,15 @@ def test_the_stream_asked_with_pages_knows_the_language(
     client.get(f"/v/{view}/live?pages=1", headers={"Accept-Language": "fr"})
     client.get(f"/g/{token}/live")
     assert asked == [(token, False, "en"), (view, True, "fr"), (token, False, None)]
+    # A finished game's editors' page is each phone's own: never sent in the stream
+    # (its spectators' page still is).
+    with app.app_context():
+        db.session.query(Game).filter_by(token=token).update({"finished": True})
+        db.session.commit()
+    asked.clear()
+    client.get(f"/g/{token}/live?pages=1", headers={"Accept-Language": "en"})
+    client.get(f"/v/{view}/live?pages=1", headers={"Accept-Language": "en"})
+    assert asked == [(token, False, None), (view, True, "en")]
 
 
 def test_a_drawn_page_is_found_in_memory_or_in_the_shared_folder(app: Flask, tmp_path: Any) -> None:
