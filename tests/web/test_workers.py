@@ -204,6 +204,7 @@ def test_the_server_makes_the_shared_folder_and_removes_it(
         made["folder"] = Path(application.config["SHARED_PAGES"])
         made["there"] = made["folder"].is_dir()
         made["workers"] = self.cfg.workers
+        made["heartbeat"] = self.cfg.worker_tmp_dir
 
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
     monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", run)
@@ -211,6 +212,20 @@ def test_the_server_makes_the_shared_folder_and_removes_it(
     assert made["there"]
     assert made["workers"] == 2
     assert not made["folder"].exists()
+    # Both in memory where the system has a folder for it (not on the disk's /tmp).
+    assert made["heartbeat"] == cli.memory_folder()
+    assert made["folder"].parent == Path(cli.memory_folder())
+
+
+def test_scratch_files_go_to_memory_where_there_is_a_folder_for_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import tempfile
+
+    monkeypatch.setattr(cli, "IN_MEMORY", tmp_path)
+    assert cli.memory_folder() == str(tmp_path)
+    monkeypatch.setattr(cli, "IN_MEMORY", tmp_path / "not-there")
+    assert cli.memory_folder() == tempfile.gettempdir()
 
 
 def test_a_static_file_is_looked_at_once_a_second(
@@ -299,9 +314,7 @@ def test_the_folder_of_a_server_that_was_killed_is_removed(
     import os
     import subprocess
     import sys
-    import tempfile
 
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
     )
@@ -310,7 +323,8 @@ def test_the_folder_of_a_server_that_was_killed_is_removed(
     other = tmp_path / "referee-pages-notapid-x"
     for folder in (dead, alive, other):
         folder.mkdir()
-    made = Path(cli.shared_folder())
+    made = Path(cli.shared_folder(str(tmp_path)))
+    assert made.parent == tmp_path
     assert made.is_dir()
     assert made.name.startswith(f"referee-pages-{os.getpid()}-")
     assert not dead.exists()
