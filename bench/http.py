@@ -74,12 +74,16 @@ class Stats:
     cores: float = float("nan")
     #: The phones' streams (`follow_stream`): opened, ended, pages pushed in them.
     streams: dict[str, int] = field(default_factory=dict)
+    #: (when it started, seconds) of each request of the level: its course in time.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
 
     def add(self, seconds: float, ok: bool, kind: str = "", started: float | None = None) -> None:
         if self.before is not None and started is not None and started < self.since:
             self.before.add(seconds, ok, kind)
             return
         self.latencies.append(seconds)
+        if started is not None:
+            self.timeline.append((started, seconds))
         if not ok:
             self.errors += 1
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
@@ -603,6 +607,19 @@ def database(kind: str, workdir: Path) -> Iterator[str]:
         shutil.rmtree(env["PGTEST_DIR"], ignore_errors=True)
 
 
+def course(stats: Stats, step: float) -> str:
+    """The level's p95 in each `step` seconds, in order: whether a level over 100 ms
+    is so all along, or only while it still digests its phones' joining."""
+    parts: dict[int, list[float]] = {}
+    for started, seconds in stats.timeline:
+        parts.setdefault(int((started - stats.since) // step), []).append(seconds)
+    shown = []
+    for _, took in sorted(parts.items()):
+        took.sort()
+        shown.append(f"{took[int(len(took) * 0.95)] * 1000:.0f}")
+    return " / ".join(shown) + " ms"
+
+
 def line(name: str, stats: Stats, seconds: float) -> str:
     return (
         f"  {name}: {len(stats.latencies) / seconds:,.0f} req/s, p50 {stats.pct(0.5):.1f} ms, "
@@ -679,6 +696,7 @@ async def main_async(
                 )
             if stats.streams:
                 print(f"    streams (the level and its joining): {stats.streams}")
+            print(f"    p95 by 5 s of the level: {course(stats, 5.0)}")
             print(
                 line(f"{count} tables", stats, args.paced_seconds)
                 + f", server {stats.cores:.2f} cores, "
