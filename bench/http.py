@@ -345,6 +345,16 @@ async def only(port: int, path: str, seconds: float, clients: int) -> Stats:
 #: Seconds in which a level's phones join (each opens its table's page, and its
 #: stream when it follows), then seconds before the level's measure starts.
 JOINING, SETTLING = 5.0, 5.0
+#: Phones joining a second at most: past 1,200 phones (300 tables) their joining
+#: takes longer than `JOINING`. At 500 tables 2,000 phones in 5 s kept the server
+#: busy with their backlog through the level's first 10 s (its p95 by 5 s: 1,132 /
+#: 494 / 94 / 66 ms, 2026-12-03): the level measured the flood again, not the tables.
+JOIN_RATE = 250.0
+
+
+def joining_seconds(tables: int) -> float:
+    """How long a level's phones take to join (4 a table, `JOIN_RATE` a second)."""
+    return max(JOINING, 4 * tables / JOIN_RATE)
 
 
 async def paced(
@@ -354,14 +364,16 @@ async def paced(
     following it as the page's script does (`follow`: the stream of events, and the
     page again at each new version) or reloading it every 2 s (`reload`).
 
-    The phones join in the level's first `JOINING` seconds (every phone of every
-    table within 5 s: a flood no evening makes, 2,000 pages and 2,000 streams at 500
-    tables). The level is measured over the `seconds` after `SETTLING` more; the
-    joining requests are in the answer's `before`, shown apart. (Until 2026-12-02
-    the phones joined within 2 s and inside the measure: at 300 tables a third of
-    the level's pages were that flood's, and its p95 was the flood's.)"""
+    The phones join in the level's first seconds (`joining_seconds`: every phone of
+    every table within 5 s, at most 250 a second: a flood no evening makes, 2,000
+    pages and 2,000 streams in 8 s at 500 tables). The level is measured over the
+    `seconds` after `SETTLING` more; the joining requests are in the answer's
+    `before`, shown apart. (Until 2026-12-02 the phones joined within 2 s and inside
+    the measure: at 300 tables a third of the level's pages were that flood's, and
+    its p95 was the flood's.)"""
+    joining = joining_seconds(len(tokens))
     stats = Stats(before=Stats())
-    stats.since = time.perf_counter() + JOINING + SETTLING
+    stats.since = time.perf_counter() + joining + SETTLING
     stats.streams = {}
     stop = stats.since + seconds
     rng = random.Random(11)
@@ -377,7 +389,7 @@ async def paced(
 
     async def reloading(token: str) -> None:
         client = Client(port)
-        await asyncio.sleep(rng.uniform(0, JOINING))
+        await asyncio.sleep(rng.uniform(0, joining))
         while time.perf_counter() < stop:
             started = time.perf_counter()
             await client.timed(stats, "GET", f"/g/{token}")
@@ -386,7 +398,7 @@ async def paced(
 
     async def following(token: str) -> None:
         page = Client(port)
-        await asyncio.sleep(rng.uniform(0, JOINING))
+        await asyncio.sleep(rng.uniform(0, joining))
         await page.timed(stats, "GET", f"/g/{token}")
         await follow_stream(
             port, f"/g/{token}/live", stop, stats, page, f"/g/{token}", streams=stats.streams
@@ -684,7 +696,8 @@ async def main_async(
             ok = stats.errors == 0 and stats.pct(0.95) <= 100
             joined = stats.before or Stats()
             print(
-                f"    joining ({count * 4} phones within {JOINING:.0f} s, not in the level): "
+                f"    joining ({count * 4} phones within {joining_seconds(count):.0f} s, "
+                "not in the level): "
                 f"{len(joined.latencies)} requests, p50 {joined.pct(0.5):.1f} ms, "
                 f"p95 {joined.pct(0.95):.1f} ms, errors {joined.errors}"
             )
@@ -700,7 +713,8 @@ async def main_async(
             print(
                 line(f"{count} tables", stats, args.paced_seconds)
                 + f", server {stats.cores:.2f} cores, "
-                f"this client {mine / (args.paced_seconds + JOINING + SETTLING):.2f}"
+                f"this client "
+                f"{mine / (args.paced_seconds + joining_seconds(count) + SETTLING):.2f}"
                 + ("" if ok else "  <- over")
             )
             if not ok:

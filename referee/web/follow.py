@@ -78,8 +78,12 @@ MOST = 8000
 #: Seconds after which, a new version's page not drawn yet, one of its followers is
 #: told the version (its reload draws the page for the others).
 ELECT = 0.2
-#: Seconds after which the followers still waiting for a page are told the version.
-PAGE_WAIT = 1.0
+#: Seconds after which the followers still waiting for a page are told the version
+#: (and reload). Long enough that an overloaded server does not turn each slow
+#: drawing into four reloads (one benchmark run at 450 tables did, and collapsed:
+#: PERFORMANCE.md); the one page that is never drawn for everyone, the editors'
+#: page of the deal that ends a game, reaches their other phones that late.
+PAGE_WAIT = 2.0
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
