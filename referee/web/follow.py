@@ -32,10 +32,11 @@ once) and sends it in the stream, gzipped as it is kept, in base64: an
 `event: page`. The page hands it to the service worker, which answers the page's
 reload with it: the phone shows the new scores without asking the server (four
 phones a table: four requests a deal fewer). A page nobody drew within `ELECT`
-(a spectators' page: no spectator records deals) is asked for by one of its
-followers, told the version: it reloads, and its load draws the page for the
-others. Past `PAGE_WAIT` the others are told the version too (a page that is not
-shared, as a finished game's editors' page is, is never drawn for everyone).
+is asked for by one of its followers, told the version: it reloads, and its load
+draws the page for the others. A spectators' page is asked for at once: no
+spectator records deals, so nobody else draws it. Past `PAGE_WAIT` the others are
+told the version too (a page that is not shared, as a finished game's editors' page
+is, is never drawn for everyone).
 
 Anywhere else (the development server, the test client, TLS served by gunicorn
 itself) the answer is one event and `retry:`, which makes the browser ask again
@@ -75,9 +76,12 @@ LIFETIME = 600.0
 SWEEP = 1.0
 #: Followers one worker process holds; beyond, a phone gets the polling answer.
 MOST = 8000
-#: Seconds after which, a new version's page not drawn yet, one of its followers is
-#: told the version (its reload draws the page for the others).
-ELECT = 0.2
+#: Seconds after which, a new version's editors' page not drawn yet, one of its
+#: followers is told the version (its reload draws the page for the others); the
+#: phone that recorded the deal draws it first, within a few milliseconds, unless
+#: the server is loaded. A spectators' page: at once (nobody else draws it; at 3,000
+#: spectators waiting for it made the deal reach them 0.1 s later, bench/http.py).
+ELECT = {False: 0.2, True: 0.0}
 #: Seconds after which the followers still waiting for a page are told the version
 #: (and reload). Long enough that an overloaded server does not turn each slow
 #: drawing into four reloads (one benchmark run at 450 tables did, and collapsed:
@@ -297,7 +301,7 @@ class Hub:
             if data is None:
                 if now - since >= PAGE_WAIT:
                     data = event(version)
-                elif now - since >= ELECT and key not in self.asked:
+                elif now - since >= ELECT[follower.spectator] and key not in self.asked:
                     self.asked[key] = now
                     data = event(version)
                 else:

@@ -417,7 +417,7 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
         assert len(ready) == 1
         first, second = (english, english_too) if ready[0] is english else (english_too, english)
         assert read_event(first) == follow.event(6)
-        second.settimeout(follow.ELECT)
+        second.settimeout(follow.ELECT[False])
         with pytest.raises(TimeoutError):
             second.recv(100)  # still waiting for the page
         drawn[("edit", "a", 6, "en")] = CachedPage.of("<p>six</p>", "6-en")
@@ -432,7 +432,7 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
         started = time.monotonic()
         told = [read_event(sock) for sock in (english, english_too)]
         assert told == [follow.event(7), follow.event(7)]
-        assert time.monotonic() - started >= follow.PAGE_WAIT - follow.ELECT - follow.TICK
+        assert time.monotonic() - started >= follow.PAGE_WAIT - follow.ELECT[False] - follow.TICK
     finally:
         hub.close()
         for ours, theirs in pairs:
@@ -483,3 +483,36 @@ def test_a_drawn_page_is_found_in_memory_or_in_the_shared_folder(app: Flask, tmp
         assert drawn_page(app, other) == page
     finally:
         del app.extensions["shared_pages"]
+
+
+def test_a_spectators_page_is_asked_for_at_once_by_one_spectator(app: Flask) -> None:
+    """No spectator records deals, so nobody else draws their page: one spectator is
+    told the version at the hub's first look (its reload draws the page) and the
+    others get the page it drew."""
+    versions = {"v": 1}
+    drawn: dict[tuple[str, str, int, str], CachedPage] = {}
+    hub = follow.Hub(
+        app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, drawn.get
+    )
+    pairs = [socket.socketpair() for _ in range(3)]
+    try:
+        for ours, _theirs in pairs:
+            ours.setblocking(False)
+            hub.add(follow.Follower(ours, True, "v", 1, time.monotonic() + 60, lang="fr"))
+        time.sleep(3 * follow.TICK)
+        phones = [theirs for _ours, theirs in pairs]
+        versions["v"] = 2
+        changed = time.monotonic()
+        ready, _, _ = select.select(phones, [], [], 3)
+        assert time.monotonic() - changed < 3 * follow.TICK  # at the first look
+        assert len(ready) == 1
+        assert read_event(ready[0]) == follow.event(2)
+        drawn[("view", "v", 2, "fr")] = CachedPage.of("<p>2</p>", "v2-fr")
+        for phone in phones:
+            if phone is not ready[0]:
+                assert read_event(phone).startswith(b"event: page\ndata: 2 ")
+    finally:
+        hub.close()
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
