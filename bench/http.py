@@ -15,13 +15,14 @@ server starts), starts `referee serve` on a free loopback port, then:
     a ratio of a trivial endpoint of the same app in the same run;
 (b) paced like real tables: each table enters a deal every 10 s while 4 phones
     follow its scoreboard live (or reload it every 2 s: --phones reload); the
-    phones join first (within 5 s), the level is measured after; the number of
+    phones join first (at most 250 a second), the level is measured 10 s after; the number of
     tables rises until a level has an error or a p95 over 100 ms; the server's
     cores and this client's are shown;
 (c) spectators following live: 30 per game, each game's editor entering a deal
-    every 10 s; each spectator holds the page's stream of events open and loads
-    the page again when it says a new version; the delay is from the editor's
-    answer to each spectator having the new page.
+    every 10 s; each spectator holds the page's stream of events open, as the
+    page under the service worker does (`?pages=1`), and takes the new page from
+    it, or loads the page again when it says only a new version; the delay is from
+    the editor's answer to each spectator having the new page.
 
 Every loop is bounded in time and only talks to 127.0.0.1. Clients send
 `Accept-Language: fr` and `Accept-Encoding: gzip` and keep their connections, as a
