@@ -28,7 +28,7 @@ from werkzeug.datastructures import Accept
 
 from referee.lru import LRU
 
-__all__ = ["LRU", "CachedPage", "SharedPages", "cached_page", "drawn_page"]
+__all__ = ["LRU", "CachedPage", "SharedPages", "cached_page", "drawn_page", "game_page_key"]
 
 
 #: Pages kept in each worker's memory (`PAGE_CACHE_SIZE`): two languages of 1,000
@@ -76,6 +76,13 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 #: A page's key: (kind, token, version, language...). The version is what changes.
 PageKey = tuple[str, str, int, str]
+
+
+def game_page_key(spectator: bool, token: str, version: int, lang: str) -> PageKey:
+    """The key of a game's scoreboard as every phone of it is served: the editors'
+    (by the editor token) or the spectators' (by the spectator token). One place,
+    since the views keep the pages under it and the live follow finds them by it."""
+    return ("view" if spectator else "edit", token, version, lang)
 
 
 class SharedPages:

@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from flask import Flask, Response, current_app, request
 
 from referee.services import games as service
-from referee.web.cache import CachedPage, PageKey, drawn_page
+from referee.web.cache import CachedPage, PageKey, drawn_page, game_page_key
 
 #: Seconds between two looks at the followed games' versions (the delay it adds).
 #: Every phone told of a new version at one look asks for its page at once: at 300
@@ -140,7 +140,7 @@ class Follower:
 
     def page_key(self, version: int) -> PageKey:
         """The key of this follower's page at `version` (as the views keep it)."""
-        return ("view" if self.spectator else "edit", self.token, version, self.lang or "")
+        return game_page_key(self.spectator, self.token, version, self.lang or "")
 
 
 class Hub:
@@ -227,8 +227,10 @@ class Hub:
                     self._look()
                 except Exception:  # a database hiccup: the streams stay, next tick
                     self.app.logger.exception("live follow: could not read the versions")
-            if self.waiting:
-                self._deliver(now)
+                # Once a look (not at every wake of the selector: each look for a
+                # page not drawn yet reads the shared folder).
+                if self.waiting:
+                    self._deliver(time.monotonic())
             if now >= next_sweep:
                 next_sweep = now + SWEEP
                 self._sweep(now)
@@ -279,8 +281,6 @@ class Hub:
                             self._send(fd, event(version))
                         else:
                             self.waiting.setdefault(fd, time.monotonic())
-        if self.waiting:
-            self._deliver(time.monotonic())
 
     def _deliver(self, now: float) -> None:
         """Send the waiting followers their game's new page if it was drawn; past

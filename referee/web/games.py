@@ -32,7 +32,7 @@ from referee.models import Game
 from referee.services import games as service
 from referee.services import tables
 from referee.web.board import Row, build
-from referee.web.cache import LRU, CachedPage, cached_page
+from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.format import signed
 from referee.web.forms import (
@@ -144,7 +144,7 @@ def show(token: str) -> Page:
     # A game whose deals are confirmed shows each phone what it may agree to.
     if session.get("_flashes") or finished or confirming:
         return render_game_page(load(token), just=just)
-    key = ("edit", token, version, str(get_locale()))
+    key = game_page_key(False, token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
     page = cached_page(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
     if just is not None and just.get("version") == version:

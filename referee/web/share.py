@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
 from referee.web import follow
-from referee.web.cache import CachedPage, cached_page
+from referee.web.cache import CachedPage, cached_page, game_page_key
 from referee.web.main import remember
 from referee.web.pages import game_page_tag, load, render_game_page
 
@@ -82,7 +82,7 @@ def spectate(view_token: str) -> Response:
     if found is None:
         abort(404)
     token, version = found
-    key = ("view", view_token, version, str(get_locale()))
+    key = game_page_key(True, view_token, version, str(get_locale()))
 
     def render() -> CachedPage:
         game = load(token)
