@@ -77,17 +77,20 @@ SWEEP = 1.0
 #: Followers one worker process holds; beyond, a phone gets the polling answer.
 MOST = 8000
 #: Seconds after which, a new version's editors' page not drawn yet, one of its
-#: followers is told the version (its reload draws the page for the others); the
+#: followers is told the version (its reload draws the page for the others). The
 #: phone that recorded the deal draws it first, within a few milliseconds, unless
-#: the server is loaded. A spectators' page: at once (nobody else draws it; at 3,000
+#: the server is loaded: then a follower asked early only adds a request to the
+#: queue that delays the drawing (0.2 s until 2026-12-03: at 500 paced tables, a
+#: joining flood's backlog turned into such reloads and the level never recovered,
+#: PERFORMANCE.md). A spectators' page: at once (nobody else draws it; at 3,000
 #: spectators waiting for it made the deal reach them 0.1 s later, bench/http.py).
-ELECT = {False: 0.2, True: 0.0}
+ELECT = {False: 1.0, True: 0.0}
 #: Seconds after which the followers still waiting for a page are told the version
 #: (and reload). Long enough that an overloaded server does not turn each slow
 #: drawing into four reloads (one benchmark run at 450 tables did, and collapsed:
 #: PERFORMANCE.md); the one page that is never drawn for everyone, the editors'
 #: page of the deal that ends a game, reaches their other phones that late.
-PAGE_WAIT = 2.0
+PAGE_WAIT = 3.0
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
