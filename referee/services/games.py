@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
-from sqlalchemy import bindparam, func, inspect, select, update
+from sqlalchemy import bindparam, func, insert, inspect, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -394,9 +394,14 @@ def replay(
 def remember_outcome(game: Game, record: Record[Any, Any], standings: Standings) -> None:
     """Keep the game's outcome beside it, stamped with its version and the engine's
     fingerprint (a memo for the table's statistics: `Game.outcome`)."""
-    game.outcome = {
+    game.outcome = _outcome_memo(record, standings, game.version)
+
+
+def _outcome_memo(record: Record[Any, Any], standings: Standings, version: int) -> dict[str, Any]:
+    """The memo of the outcome of a game's `version` (see `remember_outcome`)."""
+    return {
         "engine": fingerprint(),
-        "version": game.version,
+        "version": version,
         "outcome": outcome(record, standings).dump(),
     }
 
@@ -487,23 +492,71 @@ def _submitted(game: Game, key: str) -> Added | None:
 
 
 def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None) -> Recorded:
+    """Write the deal after the game's stored ones, in one transaction.
+
+    Written with the database's own statements rather than the session's unit of
+    work (its flush was a third of a deal's post: issue 19, PERFORMANCE.md): the
+    game's row first, on the condition that its version is still the one read (a
+    write of another phone since makes this one stale, as the mapper's version
+    check did), then the deal, its line of history and its form key (another phone's
+    deal at the same place breaks the deal's unique place). The session's copy of
+    the game is left as read; the commit expires it."""
     deals = [d.data for d in game.deals]
     standings, canonical, record = replay(game, [*deals, deal])
     stored = canonical[-1]
     position = len(deals)
-    db.session.add(Deal(game_id=game.id, position=position, data=stored))
-    db.session.add(
-        Change(game_id=game.id, action="add", position=position, after=stored, phone=phone)
+    version = game.version + 1
+    now = utcnow()
+    connection = db.session.connection()
+    moved = connection.execute(
+        _TOUCH,
+        {
+            "row_id": game.id,
+            "read": game.version,
+            "next": version,
+            "ended": standings.finished,
+            "at": now,
+            "memo": _outcome_memo(record, standings, version),
+        },
+    )
+    if moved.rowcount != 1:
+        raise StaleDataError(f"game {game.id} moved past version {game.version}")
+    connection.execute(
+        insert(Deal), {"game_id": game.id, "position": position, "data": stored, "created_at": now}
+    )
+    connection.execute(
+        insert(Change),
+        {
+            "game_id": game.id,
+            "action": "add",
+            "position": position,
+            "after": stored,
+            "phone": phone,
+            "at": now,
+        },
     )
     if key:
-        db.session.add(Submission(key=key, game_id=game.id, position=position))
-    _touch(game, standings, record)
-    recorded = Recorded(position + 1, game.version)
-    # Made before the commit, which expires the game (reading it would load it again).
+        connection.execute(
+            insert(Submission), {"key": key, "game_id": game.id, "position": position, "at": now}
+        )
+    recorded = Recorded(position + 1, version)
     state = _state_key(record_of(game, canonical))
     db.session.commit()
     _keep_scored(state, record, standings)
     return recorded
+
+
+#: The game's row after a new deal, on the condition that no other write came first.
+_TOUCH = (
+    update(Game.__table__)
+    .where(Game.id == bindparam("row_id"), Game.version == bindparam("read"))
+    .values(
+        version=bindparam("next"),
+        finished=bindparam("ended"),
+        updated_at=bindparam("at"),
+        outcome=bindparam("memo"),
+    )
+)
 
 
 def _commit_or_stale() -> None:

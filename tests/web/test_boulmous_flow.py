@@ -310,6 +310,36 @@ def test_two_phones_adding_at_once_both_count(app: Any, client: FlaskClient) -> 
     assert record["deals"] == [{"passed": True}, {"passed": True}]
 
 
+def test_a_deal_after_a_write_that_kept_the_deals_gets_a_version_of_its_own(
+    app: Any, client: FlaskClient
+) -> None:
+    """Another phone renamed a player (a new version, the same deals) after this one
+    read the game: the deal is recorded, and with a version past the rename's, so no
+    cached page of the renamed game is ever served for it."""
+    from referee.extensions import db
+    from referee.services import games as service
+
+    token = new_game(client, "boulmous", PLAYERS)
+    with app.app_context():
+        game = service.find(token)
+        assert game is not None
+        read = game.version
+        with app.app_context():  # the other phone: a session of its own
+            other = service.find(token)
+            assert other is not None
+            assert service.rename(other, 1, "Bernard", read)
+            db.session.remove()
+        added = service.add_deal(game, {"passed": True})
+        assert added == service.Recorded(1, read + 2)
+        db.session.remove()
+        stored = service.find(token)
+        assert stored is not None
+        assert stored.version == read + 2
+        assert stored.players[1] == "Bernard"
+        assert [d.data for d in stored.deals] == [{"passed": True}]
+        db.session.remove()
+
+
 def test_a_correction_racing_another_write_is_refused(app: Any, client: FlaskClient) -> None:
     from referee.extensions import db
     from referee.services import games as service
