@@ -267,19 +267,23 @@ def database_answers() -> bool:
     return True
 
 
-def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, int]:
-    """The version of each game of these editor (or spectator) tokens that still
-    exists, in one query per 500 (the live follow asks this a few times a second
-    for every game it follows)."""
+def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, tuple[int, bool]]:
+    """For each game of these editor (or spectator) tokens that still exists: its
+    version, and whether its page at that version is one page for all its phones
+    (a spectators' page always is; an editors' page is each phone's own once the game
+    is over or when its deals are confirmed). In one query per 500 tokens: the live
+    follow asks this ten times a second for every game it follows."""
     column = "view_token" if spectators else "token"
-    found: dict[str, int] = {}
+    found: dict[str, tuple[int, bool]] = {}
     for start in range(0, len(tokens), 500):
         chunk = tokens[start : start + 500]
         marks = ", ".join("?" * len(chunk))
-        for token, version in _rows(
-            f"SELECT {column}, version FROM game WHERE {column} IN ({marks})", *chunk
+        for token, version, finished, confirming in _rows(
+            f"SELECT {column}, version, finished, confirm_deals FROM game "
+            f"WHERE {column} IN ({marks})",
+            *chunk,
         ):
-            found[str(token)] = int(version)
+            found[str(token)] = (int(version), spectators or not (finished or confirming))
     return found
 
 

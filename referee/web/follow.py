@@ -33,10 +33,11 @@ once) and sends it in the stream, gzipped as it is kept, in base64: an
 reload with it: the phone shows the new scores without asking the server (four
 phones a table: four requests a deal fewer). A page nobody drew within `ELECT`
 is asked for by one of its followers, told the version: it reloads, and its load
-draws the page for the others. A spectators' page is asked for at once: no
-spectator records deals, so nobody else draws it. Past `PAGE_WAIT` the others are
-told the version too (a page that is not shared, as a finished game's editors' page
-is, is never drawn for everyone).
+draws the page for the others (another one is asked every `ASK_AGAIN`). A
+spectators' page is asked for at once: no spectator records deals, so nobody else
+draws it. Only past `PAGE_WAIT` are all the others told the version. A page that
+is each phone's own (a finished game's editors' page, or one whose deals are
+confirmed) is never drawn for everyone: its followers are told the version at once.
 
 Anywhere else (the development server, the test client, TLS served by gunicorn
 itself) the answer is one event and `retry:`, which makes the browser ask again
@@ -85,12 +86,17 @@ MOST = 8000
 #: PERFORMANCE.md). A spectators' page: at once (nobody else draws it; at 3,000
 #: spectators waiting for it made the deal reach them 0.1 s later, bench/http.py).
 ELECT = {False: 1.0, True: 0.0}
+#: Seconds after which, the page asked for (`ELECT`) still not drawn, another of its
+#: followers is asked (the first one's reload failed, or it went away).
+ASK_AGAIN = 3.0
 #: Seconds after which the followers still waiting for a page are told the version
-#: (and reload). Long enough that an overloaded server does not turn each slow
-#: drawing into four reloads (one benchmark run at 450 tables did, and collapsed:
-#: PERFORMANCE.md); the one page that is never drawn for everyone, the editors'
-#: page of the deal that ends a game, reaches their other phones that late.
-PAGE_WAIT = 3.0
+#: (and reload): a last resort. Until 2026-12-03 this was 2 s and every follower
+#: of a page not drawn by then reloaded: on a server behind by more than that (a
+#: joining flood at 450 paced tables, bench/http.py) a deal cost seven requests
+#: instead of three and the server never caught up (PERFORMANCE.md). A page that is
+#: each phone's own (the editors' page of a finished game, or of one whose deals
+#: are confirmed) is not waited for: its followers are told the version at once.
+PAGE_WAIT = 10.0
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
@@ -152,7 +158,7 @@ class Hub:
     def __init__(
         self,
         app: Flask,
-        versions: Callable[[list[str], bool], dict[str, int]],
+        versions: Callable[[list[str], bool], dict[str, tuple[int, bool]]],
         pages: Callable[[PageKey], CachedPage | None] = lambda _key: None,
     ) -> None:
         self.app = app
@@ -268,7 +274,7 @@ class Hub:
                 found = self.versions(tokens, spectator)
             for token in tokens:
                 key = (spectator, token)
-                version = found.get(token)
+                version, shared = found.get(token, (None, False))
                 if version == self.last.get(key, -1) and key not in self.joined:
                     continue
                 self.last[key] = version
@@ -279,7 +285,7 @@ class Hub:
                         self._send(fd, GONE)
                         self._drop(fd)
                     elif version != follower.version:
-                        if follower.lang is None:
+                        if follower.lang is None or not shared:
                             follower.version = version
                             self._send(fd, event(version))
                         else:
@@ -288,7 +294,8 @@ class Hub:
     def _deliver(self, now: float) -> None:
         """Send the waiting followers their game's new page if it was drawn; past
         `ELECT`, have one follower of a page nobody drew ask for it (told the
-        version, it reloads); past `PAGE_WAIT`, tell the others the version."""
+        version, it reloads), another one every `ASK_AGAIN`; past `PAGE_WAIT`,
+        tell the others the version."""
         made: dict[PageKey, bytes | None] = {}
         for fd, since in list(self.waiting.items()):
             follower = self.followers.get(fd)
@@ -312,8 +319,8 @@ class Hub:
             del self.waiting[fd]
             follower.version = version
             self._send(fd, data)
-        # A page asked for more than PAGE_WAIT ago has no follower waiting for it.
-        self.asked = {key: at for key, at in self.asked.items() if now - at < PAGE_WAIT}
+        # A page asked for ASK_AGAIN ago and still not drawn: another follower is asked.
+        self.asked = {key: at for key, at in self.asked.items() if now - at < ASK_AGAIN}
 
     def _sweep(self, now: float) -> None:
         """Say "still here" on the quiet streams (the page's clock); end those due."""

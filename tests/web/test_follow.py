@@ -76,9 +76,9 @@ def test_the_hub_tells_changes_says_gone_and_forgets_who_left(app: Flask) -> Non
     versions: dict[str, int] = {"a": 3, "b": 7}
     asked: list[tuple[list[str], bool]] = []
 
-    def versions_of(tokens: list[str], spectators: bool) -> dict[str, int]:
+    def versions_of(tokens: list[str], spectators: bool) -> dict[str, tuple[int, bool]]:
         asked.append((tokens, spectators))
-        return {t: versions[t] for t in tokens if t in versions}
+        return {t: (versions[t], True) for t in tokens if t in versions}
 
     hub = follow.Hub(app, versions_of)
     ours_a, theirs_a = socket.socketpair()
@@ -117,18 +117,31 @@ def test_versions_of_many_games_in_one_read(app: Flask, client: FlaskClient) -> 
     deal(client, second, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
     with app.app_context():
         assert service.versions_of([first, second, "gone"], spectators=False) == {
-            first: 0,
-            second: 1,
+            first: (0, True),
+            second: (1, True),
         }
-        assert service.versions_of([view], spectators=True) == {view: 0}
+        assert service.versions_of([view], spectators=True) == {view: (0, True)}
         assert service.versions_of([], spectators=True) == {}
         # Beyond one query's 500 tokens: the rest are asked too.
         assert service.versions_of([f"x{n}" for n in range(700)] + [first], spectators=False) == {
-            first: 0
+            first: (0, True)
         }
         assert service.state_of(second) == (1, False, False)
         assert service.view_version_of(view) == (first, 0)
         assert service.version_of("gone") is None
+        # An editors' page that is each phone's own (the game is over, or its deals
+        # are confirmed) is not shared; the spectators' page of the same game is.
+        game = service.find(first)
+        assert game is not None
+        game.finished = True
+        db.session.commit()
+        assert service.versions_of([first], spectators=False) == {first: (0, False)}
+        assert service.versions_of([view], spectators=True) == {view: (0, True)}
+        game = service.find(second)
+        assert game is not None
+        game.confirm_deals = True
+        db.session.commit()
+        assert service.versions_of([second], spectators=False) == {second: (1, False)}
 
 
 # --- one render for a table's phones, one row a deal ---------------------------------
@@ -357,7 +370,9 @@ def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) ->
     with the version before the last write (its page was read just before) is told
     the new one too, and the others hear nothing again."""
     versions = {"a": 5}
-    hub = follow.Hub(app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions})
+    hub = follow.Hub(
+        app, lambda tokens, _s: {t: (versions[t], True) for t in tokens if t in versions}
+    )
     ours_a, theirs_a = socket.socketpair()
     ours_b, theirs_b = socket.socketpair()
     try:
@@ -376,11 +391,15 @@ def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) ->
         theirs_b.close()
 
 
-def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) -> None:
+def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A follower that asked for pages (`?pages=1`) is sent the new version's page in
     its stream once this server drew it (no request of its own); another one is told
     the version. A page nobody drew: one of its followers is told the version (its
-    reload draws it) and the others get the page it drew."""
+    reload draws it) and the others get the page it drew; if its reload drew nothing,
+    another one is asked."""
+    monkeypatch.setattr(follow, "ASK_AGAIN", 1.5)
     versions = {"a": 5}
     drawn: dict[tuple[str, str, int, str], CachedPage] = {}
     asked: list[tuple[str, str, int, str]] = []
@@ -390,7 +409,7 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
         return drawn.get(key)
 
     hub = follow.Hub(
-        app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, pages
+        app, lambda tokens, _s: {t: (versions[t], True) for t in tokens if t in versions}, pages
     )
     pairs = [socket.socketpair() for _ in range(4)]
     try:
@@ -431,11 +450,39 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(app: Flask) ->
         time.sleep(follow.TICK)
         drawn[("edit", "a", 7, "fr")] = CachedPage.of("<p>version 7</p>", "7-fr")
         assert read_event(french).startswith(b"event: page\ndata: 7 ")
-        # Never drawn in English: one phone told at once, the other after PAGE_WAIT.
-        started = time.monotonic()
-        told = [read_event(sock) for sock in (english, english_too)]
-        assert told == [follow.event(7), follow.event(7)]
-        assert time.monotonic() - started >= follow.PAGE_WAIT - follow.ELECT[False] - follow.TICK
+        # Never drawn in English: one phone asked after ELECT, then, its reload
+        # having drawn nothing, the other one ASK_AGAIN later (not every phone at once).
+        ready, _, _ = select.select([english, english_too], [], [], 3)
+        assert len(ready) == 1
+        asked_first = time.monotonic()
+        assert read_event(ready[0]) == follow.event(7)
+        other = english_too if ready[0] is english else english
+        assert read_event(other) == follow.event(7)
+        assert time.monotonic() - asked_first >= follow.ASK_AGAIN - follow.TICK
+    finally:
+        hub.close()
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
+
+
+def test_followers_of_a_page_that_is_each_phones_own_are_told_at_once(app: Flask) -> None:
+    """The game is over (or its deals are confirmed): its editors' page is each
+    phone's own, never drawn for everyone, so its followers that take pages are told
+    the version at the next look instead of waiting for a page that will not come."""
+    versions = {"a": (5, True)}
+    hub = follow.Hub(app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions})
+    pairs = [socket.socketpair() for _ in range(2)]
+    try:
+        for ours, _theirs in pairs:
+            ours.setblocking(False)
+            hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang="fr"))
+        time.sleep(3 * follow.TICK)
+        versions["a"] = (6, False)  # the deal that ends the game
+        changed = time.monotonic()
+        for _ours, theirs in pairs:
+            assert read_event(theirs) == follow.event(6)
+        assert time.monotonic() - changed < follow.ELECT[False]
     finally:
         hub.close()
         for ours, theirs in pairs:
@@ -495,7 +542,7 @@ def test_a_spectators_page_is_asked_for_at_once_by_one_spectator(app: Flask) -> 
     versions = {"v": 1}
     drawn: dict[tuple[str, str, int, str], CachedPage] = {}
     hub = follow.Hub(
-        app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, drawn.get
+        app, lambda tokens, _s: {t: (versions[t], True) for t in tokens if t in versions}, drawn.get
     )
     pairs = [socket.socketpair() for _ in range(3)]
     try:
