@@ -97,6 +97,14 @@ ASK_AGAIN = 3.0
 #: each phone's own (the editors' page of a finished game, or of one whose deals
 #: are confirmed) is not waited for: its followers are told the version at once.
 PAGE_WAIT = 10.0
+#: A server that is behind draws pages late for everyone: the hub waits that many
+#: times as long as pages lately took to appear before it asks a follower for one
+#: (or asks again), so that a backlog is not fed with reloads of pages already on
+#: their way (a 450-table level with a joining flood: the followers' reloads took
+#: the requests from 135 to 210-260 a second and the level never recovered,
+#: PERFORMANCE.md). `LAG_WEIGHT`: the weight of each new page in that average.
+LAG_FACTOR = 3.0
+LAG_WEIGHT = 0.2
 #: Milliseconds a browser waits before it asks again (a polling answer, or a
 #: dropped stream).
 RETRY_MS = 1500
@@ -169,6 +177,10 @@ class Hub:
         self.waiting: dict[int, float] = {}
         #: The pages one follower was sent to ask for (`ELECT`), and when.
         self.asked: dict[PageKey, float] = {}
+        #: How long pages lately took to be drawn once their version was seen (or
+        #: once a follower was asked for them), in seconds, a moving average: see
+        #: LAG_FACTOR.
+        self.lag = 0.0
         self.selector = selectors.DefaultSelector()
         self.followers: dict[int, Follower] = {}
         #: The followers of each game, by (spectator?, token), and the version each
@@ -307,11 +319,16 @@ class Hub:
             if key not in made:
                 page = self.pages(key)
                 made[key] = page_event(version, page) if page is not None else None
+                if page is not None:  # drawn: how late (after the ask, if asked)
+                    took = now - self.asked.get(key, since)
+                    self.lag += (took - self.lag) * LAG_WEIGHT
             data = made[key]
             if data is None:
                 if now - since >= PAGE_WAIT:
                     data = event(version)
-                elif now - since >= ELECT[follower.spectator] and key not in self.asked:
+                elif now - since >= self.patience(ELECT[follower.spectator]) and (
+                    key not in self.asked
+                ):
                     self.asked[key] = now
                     data = event(version)
                 else:
@@ -320,7 +337,13 @@ class Hub:
             follower.version = version
             self._send(fd, data)
         # A page asked for ASK_AGAIN ago and still not drawn: another follower is asked.
-        self.asked = {key: at for key, at in self.asked.items() if now - at < ASK_AGAIN}
+        again = self.patience(ASK_AGAIN)
+        self.asked = {key: at for key, at in self.asked.items() if now - at < again}
+
+    def patience(self, wait: float) -> float:
+        """How long to wait for a page before asking for it: `wait`, or longer while
+        this server draws pages late (see LAG_FACTOR); never past PAGE_WAIT."""
+        return min(PAGE_WAIT, max(wait, LAG_FACTOR * self.lag))
 
     def _sweep(self, now: float) -> None:
         """Say "still here" on the quiet streams (the page's clock); end those due."""

@@ -466,6 +466,49 @@ def test_a_phone_that_takes_pages_is_sent_the_new_page_once_drawn(
             theirs.close()
 
 
+def test_a_hub_whose_pages_come_late_waits_longer_before_asking(app: Flask) -> None:
+    """A server that is behind draws pages late (the recording phone's load waits in
+    the queue): the hub then waits longer before it asks a follower to reload, so
+    that reloads of pages already on their way do not deepen the backlog."""
+    versions = {"a": (5, True)}
+    drawn: dict[tuple[str, str, int, str], CachedPage] = {}
+    hub = follow.Hub(
+        app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, drawn.get
+    )
+    pairs = [socket.socketpair() for _ in range(2)]
+    phones = [theirs for _ours, theirs in pairs]
+    try:
+        for ours, _theirs in pairs:
+            ours.setblocking(False)
+            hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang="fr"))
+        time.sleep(3 * follow.TICK)
+        assert hub.patience(follow.ELECT[False]) == follow.ELECT[False]  # nothing late yet
+        # Deal 6: its page drawn half a second after the version moved.
+        versions["a"] = (6, True)
+        time.sleep(0.5)
+        drawn[("edit", "a", 6, "fr")] = CachedPage.of("<p>6</p>", "6-fr")
+        for phone in phones:
+            assert read_event(phone).startswith(b"event: page\ndata: 6 ")
+        assert hub.lag > 0.05
+        # A while of pages 0.6 s late: the hub waits three times that before asking.
+        hub.lag = 0.6
+        assert hub.patience(follow.ELECT[False]) == pytest.approx(1.8)
+        versions["a"] = (7, True)  # never drawn
+        changed = time.monotonic()
+        ready, _, _ = select.select(phones, [], [], 1.5)
+        assert ready == []  # past ELECT, nobody asked yet
+        ready, _, _ = select.select(phones, [], [], 3)
+        assert len(ready) == 1
+        assert read_event(ready[0]) == follow.event(7)
+        assert time.monotonic() - changed >= 1.8 - follow.TICK
+        assert hub.patience(100.0) == follow.PAGE_WAIT  # never past the last resort
+    finally:
+        hub.close()
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
+
+
 def test_followers_of_a_page_that_is_each_phones_own_are_told_at_once(app: Flask) -> None:
     """The game is over (or its deals are confirmed): its editors' page is each
     phone's own, never drawn for everyone, so its followers that take pages are told
