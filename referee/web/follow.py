@@ -326,9 +326,7 @@ class Hub:
             if data is None:
                 if now - since >= PAGE_WAIT:
                     data = event(version)
-                elif now - since >= self.patience(ELECT[follower.spectator]) and (
-                    key not in self.asked
-                ):
+                elif now - since >= self._first_ask(follower.spectator) and (key not in self.asked):
                     self.asked[key] = now
                     data = event(version)
                 else:
@@ -339,6 +337,12 @@ class Hub:
         # A page asked for ASK_AGAIN ago and still not drawn: another follower is asked.
         again = self.patience(ASK_AGAIN)
         self.asked = {key: at for key, at in self.asked.items() if now - at < again}
+
+    def _first_ask(self, spectator: bool) -> float:
+        """When to ask a follower for a page nobody drew: a spectators' page at once
+        whatever the lag (no one else draws it: the ask is its drawing, not an extra
+        request); an editors' page after ELECT, or later while pages come late."""
+        return ELECT[True] if spectator else self.patience(ELECT[False])
 
     def patience(self, wait: float) -> float:
         """How long to wait for a page before asking for it: `wait`, or longer while

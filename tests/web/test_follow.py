@@ -502,6 +502,9 @@ def test_a_hub_whose_pages_come_late_waits_longer_before_asking(app: Flask) -> N
         assert read_event(ready[0]) == follow.event(7)
         assert time.monotonic() - changed >= 1.8 - follow.TICK
         assert hub.patience(100.0) == follow.PAGE_WAIT  # never past the last resort
+        # A spectators' page is still asked for at once: nobody else would draw it.
+        assert hub._first_ask(True) == follow.ELECT[True] == 0
+        assert hub._first_ask(False) == pytest.approx(1.8)
     finally:
         hub.close()
         for ours, theirs in pairs:
