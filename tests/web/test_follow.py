@@ -4,11 +4,13 @@ makes, and the caches that keep a scoreboard from being rendered twice."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import gzip
 import select
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -70,6 +72,28 @@ def read_event(sock: socket.socket) -> bytes:
             return data
         data += chunk
     return data
+
+
+@contextlib.contextmanager
+def following(
+    hub: follow.Hub, phones: int, token: str, version: int, *, spectator: bool
+) -> Iterator[list[socket.socket]]:
+    """`phones` phones (French pages, taken in the stream) following `token` on
+    `hub`, known to it at `version`: their ends of the streams. The hub is stopped
+    and every socket closed on the way out."""
+    pairs = [socket.socketpair() for _ in range(phones)]
+    try:
+        for ours, _theirs in pairs:
+            ours.setblocking(False)
+            until = time.monotonic() + 60
+            hub.add(follow.Follower(ours, spectator, token, version, until, lang="fr"))
+        time.sleep(3 * follow.TICK)
+        yield [theirs for _ours, theirs in pairs]
+    finally:
+        hub.close()
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
 
 
 def test_the_hub_tells_changes_says_gone_and_forgets_who_left(app: Flask) -> None:
@@ -475,13 +499,7 @@ def test_a_hub_whose_pages_come_late_waits_longer_before_asking(app: Flask) -> N
     hub = follow.Hub(
         app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions}, drawn.get
     )
-    pairs = [socket.socketpair() for _ in range(2)]
-    phones = [theirs for _ours, theirs in pairs]
-    try:
-        for ours, _theirs in pairs:
-            ours.setblocking(False)
-            hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang="fr"))
-        time.sleep(3 * follow.TICK)
+    with following(hub, 2, "a", 5, spectator=False) as phones:
         assert hub.patience(follow.ELECT[False]) == follow.ELECT[False]  # nothing late yet
         # Deal 6: its page drawn half a second after the version moved.
         versions["a"] = (6, True)
@@ -505,11 +523,6 @@ def test_a_hub_whose_pages_come_late_waits_longer_before_asking(app: Flask) -> N
         # A spectators' page is still asked for at once: nobody else would draw it.
         assert hub._first_ask(True) == follow.ELECT[True] == 0
         assert hub._first_ask(False) == pytest.approx(1.8)
-    finally:
-        hub.close()
-        for ours, theirs in pairs:
-            ours.close()
-            theirs.close()
 
 
 def test_followers_of_a_page_that_is_each_phones_own_are_told_at_once(app: Flask) -> None:
@@ -518,22 +531,12 @@ def test_followers_of_a_page_that_is_each_phones_own_are_told_at_once(app: Flask
     the version at the next look instead of waiting for a page that will not come."""
     versions = {"a": (5, True)}
     hub = follow.Hub(app, lambda tokens, _s: {t: versions[t] for t in tokens if t in versions})
-    pairs = [socket.socketpair() for _ in range(2)]
-    try:
-        for ours, _theirs in pairs:
-            ours.setblocking(False)
-            hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang="fr"))
-        time.sleep(3 * follow.TICK)
+    with following(hub, 2, "a", 5, spectator=False) as phones:
         versions["a"] = (6, False)  # the deal that ends the game
         changed = time.monotonic()
-        for _ours, theirs in pairs:
-            assert read_event(theirs) == follow.event(6)
+        for phone in phones:
+            assert read_event(phone) == follow.event(6)
         assert time.monotonic() - changed < follow.ELECT[False]
-    finally:
-        hub.close()
-        for ours, theirs in pairs:
-            ours.close()
-            theirs.close()
 
 
 def test_the_stream_asked_with_pages_knows_the_language(
@@ -590,13 +593,7 @@ def test_a_spectators_page_is_asked_for_at_once_by_one_spectator(app: Flask) -> 
     hub = follow.Hub(
         app, lambda tokens, _s: {t: (versions[t], True) for t in tokens if t in versions}, drawn.get
     )
-    pairs = [socket.socketpair() for _ in range(3)]
-    try:
-        for ours, _theirs in pairs:
-            ours.setblocking(False)
-            hub.add(follow.Follower(ours, True, "v", 1, time.monotonic() + 60, lang="fr"))
-        time.sleep(3 * follow.TICK)
-        phones = [theirs for _ours, theirs in pairs]
+    with following(hub, 3, "v", 1, spectator=True) as phones:
         versions["v"] = 2
         changed = time.monotonic()
         ready, _, _ = select.select(phones, [], [], 3)
@@ -607,8 +604,3 @@ def test_a_spectators_page_is_asked_for_at_once_by_one_spectator(app: Flask) -> 
         for phone in phones:
             if phone is not ready[0]:
                 assert read_event(phone).startswith(b"event: page\ndata: 2 ")
-    finally:
-        hub.close()
-        for ours, theirs in pairs:
-            ours.close()
-            theirs.close()
