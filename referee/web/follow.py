@@ -81,7 +81,7 @@ MOST = 8000
 #: followers is told the version (its reload draws the page for the others). The
 #: phone that recorded the deal draws it first, within a few milliseconds, unless
 #: the server is loaded: then a follower asked early only adds a request to the
-#: queue that delays the drawing (0.2 s until 2026-12-03: at 500 paced tables, a
+#: queue that delays the drawing (0.2 s until 2026-12-03: at 450-500 paced tables, a
 #: joining flood's backlog turned into such reloads and the level never recovered,
 #: PERFORMANCE.md). A spectators' page: at once (nobody else draws it; at 3,000
 #: spectators waiting for it made the deal reach them 0.1 s later, bench/http.py).
