@@ -17,7 +17,7 @@ server starts), starts `referee serve` on a free loopback port, then:
     follow its scoreboard live (or reload it every 2 s: --phones reload); the
     phones join first (at most 250 a second), the level is measured 10 s after; the number of
     tables rises until a level has an error or a p95 over 100 ms; the server's
-    cores and this client's are shown;
+    cores (and its CPU per deal recorded) and this client's are shown;
 (c) spectators following live: 30 per game, each game's editor entering a deal
     every 10 s; each spectator holds the page's stream of events open, as the
     page under the service worker does (`?pages=1`), and takes the new page from
@@ -713,9 +713,14 @@ async def main_async(
             if stats.streams:
                 print(f"    streams (the level and its joining): {stats.streams}")
             print(f"    p95 by 5 s of the level: {course(stats, 5.0)}")
+            # The server's CPU per deal recorded: a measure of the code that the
+            # machine's minute moves less than a level's knee (what the latency
+            # does near it); every deal brings its share of the phones' work.
+            posts = len(stats.by.get("POST /g/…/deal", []))
+            per_deal = stats.cores * args.paced_seconds / posts * 1000 if posts else float("nan")
             print(
                 line(f"{count} tables", stats, args.paced_seconds)
-                + f", server {stats.cores:.2f} cores, "
+                + f", server {stats.cores:.2f} cores ({per_deal:.1f} ms a deal), "
                 f"this client "
                 f"{mine / (args.paced_seconds + joining_seconds(count) + SETTLING):.2f}"
                 + ("" if ok else "  <- over")
