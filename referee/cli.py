@@ -524,7 +524,7 @@ def shared_folder(base: str | None = None) -> str:
 #: behind whichever thread runs: up to this long each time, a dozen times a request.
 #: Side by side at 450 paced tables (issue 19, PERFORMANCE.md), two rounds: p50
 #: 25-33 ms -> 16-17 ms, p95 106-135 -> 80-97 ms, and fewer cores (1.23-1.29 ->
-#: 1.07-1.12).
+#: 1.07-1.12); below the knee the CPU per deal did not move.
 SWITCH_INTERVAL: Final = 0.001
 
 

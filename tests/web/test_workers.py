@@ -366,6 +366,7 @@ def test_a_worker_collects_garbage_only_between_requests(
     monkeypatch.setattr("referee.web.sheets.warm", lambda app, wait: None)
     collected: list[int] = []
     monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    interval = sys.getswitchinterval()
     try:
         cli.ready_worker(app)
         assert not gc.isenabled()
@@ -388,7 +389,7 @@ def test_a_worker_collects_garbage_only_between_requests(
     finally:
         gc.enable()
         gc.unfreeze()
-        sys.setswitchinterval(0.005)
+        sys.setswitchinterval(interval)
 
 
 def test_the_server_collects_after_each_request(
