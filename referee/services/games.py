@@ -267,12 +267,19 @@ def database_answers() -> bool:
     return True
 
 
+def page_shared(*, spectators: bool, finished: bool, confirming: bool) -> bool:
+    """Whether a game's scoreboard at a version is one page for all its phones, so
+    that it is drawn once and kept: a spectators' page always is; an editors' page
+    is each phone's own once the game is over (its "same table again" form) or
+    while its deals are confirmed (what each phone may agree to)."""
+    return spectators or not (finished or confirming)
+
+
 def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, tuple[int, bool]]:
     """For each game of these editor (or spectator) tokens that still exists: its
     version, and whether its page at that version is one page for all its phones
-    (a spectators' page always is; an editors' page is each phone's own once the game
-    is over or when its deals are confirmed). In one query per 500 tokens: the live
-    follow asks this ten times a second for every game it follows."""
+    (`page_shared`). In one query per 500 tokens: the live follow asks this ten
+    times a second for every game it follows."""
     column = "view_token" if spectators else "token"
     found: dict[str, tuple[int, bool]] = {}
     for start in range(0, len(tokens), 500):
@@ -283,7 +290,10 @@ def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, tuple[int, 
             f"WHERE {column} IN ({marks})",
             *chunk,
         ):
-            found[str(token)] = (int(version), spectators or not (finished or confirming))
+            shared = page_shared(
+                spectators=spectators, finished=bool(finished), confirming=bool(confirming)
+            )
+            found[str(token)] = (int(version), shared)
     return found
 
 
@@ -527,10 +537,10 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
     if moved.rowcount != 1:
         raise StaleDataError(f"game {game.id} moved past version {game.version}")
     connection.execute(
-        insert(Deal), {"game_id": game.id, "position": position, "data": stored, "created_at": now}
+        _NEW_DEAL, {"game_id": game.id, "position": position, "data": stored, "created_at": now}
     )
     connection.execute(
-        insert(Change),
+        _NEW_CHANGE,
         {
             "game_id": game.id,
             "action": "add",
@@ -542,7 +552,7 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
     )
     if key:
         connection.execute(
-            insert(Submission), {"key": key, "game_id": game.id, "position": position, "at": now}
+            _NEW_SUBMISSION, {"key": key, "game_id": game.id, "position": position, "at": now}
         )
     recorded = Recorded(position + 1, version)
     state = _state_key(record_of(game, canonical))
@@ -551,6 +561,8 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
     return recorded
 
 
+#: A new deal's rows, each statement built once (as `find`'s are).
+_NEW_DEAL, _NEW_CHANGE, _NEW_SUBMISSION = insert(Deal), insert(Change), insert(Submission)
 #: The game's row after a new deal, on the condition that no other write came first.
 _TOUCH = (
     update(Game.__table__)

@@ -141,8 +141,9 @@ def show(token: str) -> Page:
     version, finished, confirming = state
     remember(token)
     just = _just_done(token)
-    # A game whose deals are confirmed shows each phone what it may agree to.
-    if session.get("_flashes") or finished or confirming:
+    # A page of this phone's own (`page_shared`), or one with a message: drawn fresh.
+    shared = service.page_shared(spectators=False, finished=finished, confirming=confirming)
+    if session.get("_flashes") or not shared:
         return render_game_page(load(token), just=just)
     key = game_page_key(False, token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"

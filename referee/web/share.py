@@ -128,7 +128,7 @@ def edit_live(token: str) -> Response:
     if state is None:
         abort(404)
     version, finished, confirming = state
-    shared = not (finished or confirming)
+    shared = service.page_shared(spectators=False, finished=finished, confirming=confirming)
     return follow.stream(token, version, spectator=False, lang=_pages_lang() if shared else None)
 
 
