@@ -363,6 +363,45 @@ def find(token: str) -> Game | None:
     return db.session.scalars(query.execution_options(populate_existing=True)).unique().first()
 
 
+#: A game's deals beside its version, as plain rows (`shown`): the version on every
+#: row, and on the one row of a game without deals.
+_DEALS_SHOWN = (
+    "SELECT g.version, d.data FROM game g LEFT JOIN deal d ON d.game_id = g.id "
+    "WHERE g.id = ? ORDER BY d.position"
+)
+
+
+def shown(token: str) -> tuple[Game, list[dict[str, Any]]] | None:
+    """The game with this address token, if any, read to be shown and not changed:
+    its row, and what was entered in each of its deals (the data of `Deal` rows).
+
+    A scoreboard's drawing and a deal form read the deals only to score them and
+    to show what was entered: as plain rows (`_rows`) instead of 30 `Deal` objects
+    of the ORM, the read costs half what `find` does (0.37 against 0.83 ms for 30
+    deals, issue 19; two reads a deal). `game.deals` is left unloaded: a caller
+    that changes the game reads it with `find`. Both parts are of one version of
+    the game (every write moves it): read again when another phone wrote between.
+    """
+    for _attempt in range(3):
+        game = db.session.scalars(_GAME_BY_TOKEN, {"token": token}).first()
+        if game is None:
+            return None
+        if "deals" not in inspect(game).unloaded:  # this session holds it already
+            return game, [deal.data for deal in game.deals]
+        rows = _rows(_DEALS_SHOWN, game.id)
+        if rows and all(version == game.version for version, _data in rows):
+            return game, [_stored(data) for _version, data in rows if data is not None]
+        db.session.expire(game)
+    game = find(token)
+    return None if game is None else (game, [deal.data for deal in game.deals])
+
+
+def _stored(data: Any) -> dict[str, Any]:
+    """A deal's data as a plain read gives it: JSON text on SQLite, already decoded by
+    psycopg on PostgreSQL."""
+    return cast(dict[str, Any], json.loads(data) if isinstance(data, str | bytes) else data)
+
+
 def create(settings: Settings) -> Game:
     """Create a game; the engine checks players, rules and stake first."""
     record = {

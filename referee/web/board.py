@@ -57,8 +57,10 @@ class Board:
         return self.rows[-1] if self.rows else None
 
 
-def build(game: Game, scored: Scored) -> Board:
-    """Lay out the standings of `game` (scored once, `scored`) for the page."""
+def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None) -> Board:
+    """Lay out the standings of `game` (scored once, `scored`) for the page; `deals`:
+    what was entered in its deals, when the game was read without them."""
+    entered = [stored.data for stored in game.deals] if deals is None else deals
     standings = scored.standings
     players = len(game.players)
     totals = [0] * players
@@ -69,15 +71,15 @@ def build(game: Game, scored: Scored) -> Board:
     lang = str(get_locale() or "fr")
     names = tuple(game.players)
     explained = rules.explain(scored.record, standings)
-    for number, (result, stored, steps) in enumerate(
-        zip(standings.deals, game.deals, explained, strict=True), 1
+    for number, (result, data, steps) in enumerate(
+        zip(standings.deals, entered, explained, strict=True), 1
     ):
         totals = [t + d for t, d in zip(totals, result.deltas, strict=True)]
         rows.append(
             Row(
                 number,
                 result.dealer,
-                stored.data,
+                data,
                 result.deltas,
                 tuple(totals),
                 [(m.kind.value, m.seat) for m in result.marks],

@@ -31,6 +31,7 @@ from referee.extensions import db
 from referee.models import Game
 from referee.services import games as service
 from referee.services import tables
+from referee.services.games import Scored
 from referee.web.board import Row, build
 from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.catalog import CURRENCIES, default_rules
@@ -54,6 +55,7 @@ from referee.web.pages import (
     file_name,
     game_page_tag,
     load,
+    load_shown,
     render_game_page,
     why,
     with_just,
@@ -147,7 +149,7 @@ def show(token: str) -> Page:
         return render_game_page(load(token), just=just)
     key = game_page_key(False, token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
-    page = cached_page(key, lambda: CachedPage.of(render_game_page(load(token)), etag))
+    page = cached_page(key, lambda: CachedPage.of(_drawn(token), etag))
     if just is not None and just.get("version") == version:
         # The phone that just recorded (or took back) a deal: the same page as the
         # table's, with its undo in place; personal, so with no entity tag.
@@ -155,6 +157,13 @@ def show(token: str) -> Page:
         return mine if mine is not None else render_game_page(load(token), just=just)
     # A `just` of an older version: another phone wrote since, its undo is not this one's.
     return page.response(request.accept_encodings, request.if_none_match)
+
+
+def _drawn(token: str) -> str:
+    """The scoreboard every phone of the game shares, drawn from a read of the game
+    to be shown (`load_shown`: its deals as plain rows)."""
+    game, deals = load_shown(token)
+    return render_game_page(game, deals=deals)
 
 
 def _just_done(token: str) -> dict[str, Any] | None:
@@ -190,8 +199,12 @@ def _deal_page(
     status: int = 200,
     standings: Standings | None = None,
     taken: list[Row] | None = None,
+    scored: Scored | None = None,
 ) -> Page:
-    scored = service.scored(game)
+    """The deal form (a new deal, or a correction: `editing`). `scored`: the game as
+    the view scored it already (each scoring of a 30-deal game digests its record
+    again: five a form before, issue 19)."""
+    scored = scored or service.scored(game)
     standings = standings or scored.standings
     action = (
         url_for("games.edit", token=game.token, number=number)
@@ -204,7 +217,7 @@ def _deal_page(
         names=list(game.players),
         action=action,
         standings=standings,
-        rules=engine_rules(game),
+        rules=scored.rules,
         values=values,
         number=number,
         errors=errors or {},
@@ -212,7 +225,7 @@ def _deal_page(
         preview_why=preview_why or [],
         editing=editing,
         dealer=_dealer_of(game, standings, number),
-        contracts_left=_contracts_offered(game, number),
+        contracts_left=_contracts_offered(game, scored, number),
         taken=taken,
         bid_outcomes=() if editing else GAMES[game.game].bids_now(scored.record, standings),
     )
@@ -225,27 +238,30 @@ def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
     return standings.next_dealer
 
 
-def _contracts_offered(game: Game, number: int) -> list[str]:
+def _contracts_offered(game: Game, scored: Scored, number: int) -> list[str]:
     """The contracts deal `number` may be, where the game has a set to choose among."""
-    return list(GAMES[game.game].contracts_for(service.scored(game).record, number))
+    return list(GAMES[game.game].contracts_for(scored.record, number))
 
 
 @bp.route("/g/<token>/deal", methods=["GET", "POST"])
 def deal(token: str) -> Page:
     """Enter the next deal; "preview" shows the deltas before it is recorded."""
-    game = load(token)
-    number = len(game.deals) + 1
     if request.method == "GET":
-        standings = service.standings_of(game)
-        if standings.finished:
+        # The form only shows the game: read without its deals' ORM objects.
+        game, deals = load_shown(token)
+        number = len(deals) + 1
+        scored = service.scored(game, deals)
+        if scored.standings.finished:
             flash(_("The game is over: no deal may follow."))
             return redirect(url_for("games.show", token=token))
         contract = request.args.get("contract", "")
-        offered = _contracts_offered(game, number)
+        offered = _contracts_offered(game, scored, number)
         if not contract and len(offered) == 1:  # the manche's last (or a fixed order)
             contract = offered[0]
         values = {"key": uuid.uuid4().hex, "contract": contract}
-        return _deal_page(game, values, number=number, standings=standings)
+        return _deal_page(game, values, number=number, scored=scored)
+    game = load(token)
+    number = len(game.deals) + 1
     values = values_of(request.form)
     home, rules = home_of(game.game), engine_rules(game)
     entered = home.deal_from_form(request.form, len(game.players), rules)

@@ -35,6 +35,15 @@ def load(token: str) -> Game:
     return game
 
 
+def load_shown(token: str) -> tuple[Game, list[dict[str, Any]]]:
+    """The game of this token read to be shown, with what was entered in its deals
+    (`service.shown`), or a 404 that says nothing more."""
+    found = service.shown(token)
+    if found is None:
+        abort(404)
+    return found
+
+
 def engine_rules(game: Game) -> Any:
     """The game's rules as the engine reads them (Pitch's variant decides the form)."""
     return service.scored(game).rules
@@ -68,15 +77,19 @@ def game_page_tag(token: str) -> str:
 
 
 def render_game_page(
-    game: Game, spectator: bool = False, just: dict[str, Any] | None = None
+    game: Game,
+    spectator: bool = False,
+    just: dict[str, Any] | None = None,
+    deals: list[dict[str, Any]] | None = None,
 ) -> str:
     """The scoreboard page; a spectator's has no button that would change anything.
 
     `just` is what this phone just did (a deal recorded or taken back): a line says
     so above the scores, with the one tap that takes it back while nothing else
-    changed the game.
+    changed the game. `deals`: what was entered in its deals, when the game was read
+    without them (`load_shown`).
     """
-    scored = service.scored(game)
+    scored = service.scored(game, deals)
     if just is not None and just.get("version") != game.version:
         just = None  # another phone wrote since: its undo would not be this one's
     # The table agrees (a game's option): deals to confirm, then the signatures.
@@ -88,7 +101,7 @@ def render_game_page(
         pending = agreement.pending(phone_id())
     return render_template(
         "game.html",
-        board=build(game, scored),
+        board=build(game, scored, deals),
         chart=game_chart(game, scored.standings),
         spectator=spectator,
         just=just,

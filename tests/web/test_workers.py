@@ -55,9 +55,9 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     made: list[bool] = []
     real = games.render_game_page
 
-    def counted(game: Any, spectator: bool = False, just: Any = None) -> str:
+    def counted(game: Any, spectator: bool = False, just: Any = None, deals: Any = None) -> str:
         made.append(spectator)
-        return real(game, spectator=spectator, just=just)
+        return real(game, spectator=spectator, just=just, deals=deals)
 
     monkeypatch.setattr(games, "render_game_page", counted)
     monkeypatch.setattr(share, "render_game_page", counted)

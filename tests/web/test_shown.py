@@ -1,0 +1,162 @@
+"""A game read to be shown (`services.games.shown`): its deals as plain rows, not ORM
+objects, and always of the version beside them (issue 19)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event, inspect
+
+from referee.extensions import db
+from referee.models import Deal
+from referee.services import games as service
+from referee.web.pages import render_game_page
+from tests.web.conftest import new_game
+from tests.web.test_boulmous_flow import PLAYERS, deal, tricks
+
+
+def _three_deals(client: FlaskClient) -> str:
+    token = new_game(client, "boulmous", PLAYERS)
+    assert (
+        deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0)).status_code
+        == 302
+    )
+    assert deal(client, token, passed=1).status_code == 302
+    assert (
+        deal(client, token, taker=0, bid=3, contract="hearts", **tricks(3, 1, 1, 1)).status_code
+        == 302
+    )
+    return token
+
+
+@pytest.fixture
+def deals_built() -> Iterator[list[int]]:
+    """Every `Deal` object the ORM builds from a row, while the test runs."""
+    built: list[int] = []
+
+    def loaded(target: Deal, context: Any) -> None:
+        built.append(target.position)
+
+    event.listen(Deal, "load", loaded)
+    yield built
+    event.remove(Deal, "load", loaded)
+
+
+def test_the_deals_shown_are_the_stored_ones_without_their_objects(
+    app: Flask, client: FlaskClient, deals_built: list[int]
+) -> None:
+    token = _three_deals(client)
+    with app.app_context():
+        stored = service.find(token)
+        assert stored is not None
+        expected = [d.data for d in stored.deals]
+        version = stored.version
+        db.session.remove()
+        deals_built.clear()
+        found = service.shown(token)
+        assert found is not None
+        game, deals = found
+        assert deals == expected
+        assert game.version == version
+        assert deals_built == []  # read as rows: no ORM object for any deal
+        assert "deals" in inspect(game).unloaded
+        assert service.shown("no-such-token") is None
+        db.session.remove()
+
+
+def test_a_game_without_deals_is_shown_with_none(app: Flask, client: FlaskClient) -> None:
+    token = new_game(client, "boulmous", PLAYERS)
+    with app.app_context():
+        found = service.shown(token)
+        assert found is not None
+        assert found[1] == []
+        db.session.remove()
+
+
+def test_a_write_between_the_two_reads_is_read_again(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another phone records a deal after the game's row was read and before its
+    deals were: the deals of the newer version do not go with the older row."""
+    token = _three_deals(client)
+    real = service._rows
+    wrote: list[bool] = []
+
+    def another_phone_first(sql: str, *params: object) -> list[Any]:
+        if sql == service._DEALS_SHOWN and not wrote:
+            wrote.append(True)
+            with app.app_context():  # the other phone: a session of its own
+                other = service.find(token)
+                assert other is not None
+                service.add_deal(other, {"passed": True})
+                db.session.remove()
+        return real(sql, *params)
+
+    monkeypatch.setattr(service, "_rows", another_phone_first)
+    with app.app_context():
+        found = service.shown(token)
+        assert found is not None
+        game, deals = found
+        assert wrote == [True]
+        assert len(deals) == 4
+        assert deals[-1] == {"passed": True}
+        assert game.version == service.version_of(token)
+        db.session.remove()
+
+
+def test_the_page_drawn_from_a_shown_game_is_the_page_of_the_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = _three_deals(client)
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        found = service.shown(token)
+        assert found is not None
+        drawn = render_game_page(found[0], deals=found[1])
+        db.session.remove()
+        game = service.find(token)
+        assert game is not None
+        assert drawn == render_game_page(game)
+        db.session.remove()
+
+
+def test_the_deal_form_and_the_new_page_build_no_deal_object(
+    client: FlaskClient, deals_built: list[int]
+) -> None:
+    """The two reads of a deal that only show the game (its form, and the page every
+    phone shares, drawn once a version) build no ORM object per deal; the post that
+    writes it still reads the game whole."""
+    token = _three_deals(client)
+    deals_built.clear()
+    form = client.get(f"/g/{token}/deal")
+    assert form.status_code == 200
+    assert 'name="key"' in form.get_data(as_text=True)
+    assert deals_built == []
+    assert deal(client, token, passed=1).status_code == 302
+    assert deals_built == [0, 1, 2]  # the post's read, to write
+    deals_built.clear()
+    page = client.get(f"/g/{token}")
+    assert page.status_code == 200
+    assert "Ana" in page.get_data(as_text=True)
+    assert deals_built == []
+
+
+def test_the_deal_form_scores_the_game_once(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The form's view hands its one scoring to the page it draws: each scoring
+    digests the whole record again (five a form before, issue 19)."""
+    token = _three_deals(client)
+    real = service._state_key
+    digests: list[int] = []
+
+    def counted(record: dict[str, Any]) -> bytes:
+        digests.append(len(record["deals"]))
+        return real(record)
+
+    monkeypatch.setattr(service, "_state_key", counted)
+    assert client.get(f"/g/{token}/deal").status_code == 200
+    assert digests == [3]
