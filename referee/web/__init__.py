@@ -75,7 +75,19 @@ CONTENT_SECURITY_POLICY = (
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import assets, board, catalog, games, main, pages, share, sheets, tables, tools
+    from referee.web import (
+        assets,
+        board,
+        catalog,
+        fragments,
+        games,
+        main,
+        pages,
+        share,
+        sheets,
+        tables,
+        tools,
+    )
     from referee.web.format import register_filters
     from referee.web.homes import HomeTemplates
 
@@ -92,6 +104,9 @@ def register(app: Flask) -> None:
     shared = app.config.get("SHARED_PAGES")
     app.extensions["shared_pages"] = SharedPages(Path(shared)) if shared else None
     app.extensions["row_cache"] = LRU[object](app.config.get("ROW_CACHE_SIZE", board.ROWS_KEPT))
+    app.extensions["fragment_cache"] = LRU[object](
+        app.config.get("FRAGMENT_CACHE_SIZE", fragments.FRAGMENTS_KEPT)
+    )
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
@@ -105,6 +120,7 @@ def register(app: Flask) -> None:
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_row"] = board.history_row
+    app.jinja_env.globals["kept"] = fragments.kept
     app.jinja_env.globals["JUST_MARK"] = pages.JUST_MARK
 
     @app.context_processor
