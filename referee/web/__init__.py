@@ -14,7 +14,7 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
-from referee.web.cache import LRU, PAGES_KEPT, CachedPage, SharedPages
+from referee.web.cache import GZIP_LEVEL, LRU, PAGES_KEPT, CachedPage, SharedPages
 
 #: Which limit each write counts against (per client address and minute); the rest
 #: are "write".
@@ -223,7 +223,7 @@ def register(app: Flask) -> None:
         body = response.get_data()
         if len(body) < COMPRESS_FROM:
             return response
-        response.set_data(gzip.compress(body, compresslevel=6))
+        response.set_data(gzip.compress(body, compresslevel=GZIP_LEVEL))
         response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")
         return response

@@ -34,9 +34,7 @@ def frozen(value: Any) -> Hashable:
     """A template's value as part of a key: lists, tuples and dicts (of what a form
     holds: strings, numbers, lists of messages) made hashable, in a fixed order."""
     if isinstance(value, dict):
-        return tuple(
-            sorted((str(k), frozen(v)) for k, v in value.items() if k not in _NOT_READ)
-        )
+        return tuple(sorted((str(k), frozen(v)) for k, v in value.items() if k not in _NOT_READ))
     if isinstance(value, list | tuple):
         return tuple(frozen(item) for item in value)
     if isinstance(value, str | int | float | bool) or value is None:

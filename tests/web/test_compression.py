@@ -7,6 +7,7 @@ import gzip
 
 from flask.testing import FlaskClient
 
+from referee.web.cache import GZIP_LEVEL
 from tests.web.conftest import new_game
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
@@ -35,3 +36,14 @@ def test_files_json_and_small_answers_are_left_alone(client: FlaskClient) -> Non
     preview = client.post(f"/g/{token}/preview.json", data={}, headers=GZIP)
     assert preview.headers.get("Content-Encoding") is None
     assert preview.get_json()["ok"] is False
+
+
+def test_every_page_is_compressed_at_the_one_level(client: FlaskClient) -> None:
+    """The scoreboard (compressed once a version, kept) and every other page
+    (compressed as it goes) at `GZIP_LEVEL`: fast before small (issue 19)."""
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    for path in (f"/g/{token}", f"/g/{token}/deal"):
+        packed = client.get(path, headers=GZIP).data
+        text = gzip.decompress(packed)
+        assert len(packed) == len(gzip.compress(text, compresslevel=GZIP_LEVEL)), path
+        assert len(packed) != len(gzip.compress(text, compresslevel=6)), path
