@@ -14,7 +14,7 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
-from referee.web.cache import GZIP_LEVEL, LRU, PAGES_KEPT, CachedPage, SharedPages
+from referee.web.cache import GZIP_LEVEL, LRU, PAGES_KEPT, CachedPage, SharedPages, SharedRows
 
 #: Which limit each write counts against (per client address and minute); the rest
 #: are "write".
@@ -103,6 +103,7 @@ def register(app: Flask) -> None:
     # the folder); elsewhere (one process) the memory alone serves.
     shared = app.config.get("SHARED_PAGES")
     app.extensions["shared_pages"] = SharedPages(Path(shared)) if shared else None
+    app.extensions["shared_rows"] = SharedRows(Path(shared)) if shared else None
     app.extensions["row_cache"] = LRU[object](app.config.get("ROW_CACHE_SIZE", board.ROWS_KEPT))
     app.extensions["fragment_cache"] = LRU[object](
         app.config.get("FRAGMENT_CACHE_SIZE", fragments.FRAGMENTS_KEPT)

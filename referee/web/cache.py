@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,7 @@ __all__ = [
     "LRU",
     "CachedPage",
     "SharedPages",
+    "SharedRows",
     "cached_page",
     "drawn_page",
     "game_page_key",
@@ -201,6 +202,60 @@ class SharedPages:
             with os.fdopen(handle, "wb") as out:
                 out.write(head + b"\n" + page.gzipped)
             os.replace(temporary, self._path(key))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+class SharedRows:
+    """The history rows a worker drew for a game's scoreboard, kept in the server's
+    shared folder for the other workers (issue 19).
+
+    A worker draws a version's page once for every worker (`SharedPages`), so the
+    other worker never draws that game's rows; when it then draws the next version
+    (its phone recorded the next deal), every row of the history was drawn again:
+    30 rows, 7 ms, at the start of each game's evening in every worker, and in
+    each benchmark level, when every phone joins. One file per page of a game (its
+    language, address, spectators' or editors', columns): each row's HTML under a
+    digest of everything it shows (`board.history_row`'s key), so a row of another
+    state is never taken. Written atomically; anything unreadable is no row.
+    """
+
+    PREFIX = "rows-"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _path(self, slot: Hashable) -> Path:
+        digest = hashlib.blake2s(repr(slot).encode(), digest_size=16).hexdigest()
+        return self.folder / f"{self.PREFIX}{digest}"
+
+    @staticmethod
+    def digest(key: Hashable) -> str:
+        """A row's name in its file: the digest of its whole key."""
+        return hashlib.blake2s(repr(key).encode(), digest_size=16).hexdigest()
+
+    def get(self, slot: Hashable) -> dict[str, str]:
+        """The rows kept for this page of a game (none if unreadable)."""
+        try:
+            rows = json.loads(self._path(slot).read_bytes())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(rows, dict):
+            return {}
+        return {str(k): v for k, v in rows.items() if isinstance(v, str)}
+
+    def put(self, slot: Hashable, rows: dict[str, str]) -> None:
+        """Keep these rows for the page (replacing the file); a failed write only
+        costs the other workers their drawing."""
+        try:
+            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".new-")
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(json.dumps(rows).encode())
+            os.replace(temporary, self._path(slot))
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)

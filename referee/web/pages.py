@@ -20,7 +20,7 @@ from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.models import Game
 from referee.services import games as service
-from referee.web.board import build
+from referee.web.board import build, share_rows
 from referee.web.cache import CachedPage
 from referee.web.chart import chart
 
@@ -99,7 +99,7 @@ def render_game_page(
         from referee.web.main import phone_id
 
         pending = agreement.pending(phone_id())
-    return render_template(
+    page = render_template(
         "game.html",
         board=build(game, scored, deals),
         chart=game_chart(game, scored.standings),
@@ -108,6 +108,8 @@ def render_game_page(
         agreement=agreement,
         pending=pending,
     )
+    share_rows()
+    return page
 
 
 #: Where a scoreboard that every phone shares takes what one phone just did (`just`):

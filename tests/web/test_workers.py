@@ -7,6 +7,9 @@ them rendered, the other serves without rendering it again.
 from __future__ import annotations
 
 import gc
+import gzip
+import json
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -19,8 +22,9 @@ from flask import Flask
 from referee import cli
 from referee.app import create_app
 from referee.extensions import db
-from referee.web import assets, games, share
-from referee.web.cache import CachedPage, SharedPages
+from referee.lru import LRU
+from referee.web import assets, board, games, share
+from referee.web.cache import CachedPage, SharedPages, SharedRows
 from tests.web.conftest import new_game
 from tests.web.test_boulmous_flow import PLAYERS, deal, tricks
 
@@ -96,6 +100,121 @@ def test_a_page_one_worker_rendered_is_served_by_the_other(
     assert 'class="just card"' in mine
     assert 'class="just card"' not in fresh.get_data(as_text=True)
     assert renders.count(False) == 3  # the new version once, the "just recorded" line in it
+
+
+@pytest.fixture
+def rows_drawn(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The deal number of every history row drawn from its template."""
+    drawn: list[int] = []
+    real = board._draw_row
+
+    def counted(game: Any, row: Any, *args: Any) -> Any:
+        drawn.append(row.number)
+        return real(game, row, *args)
+
+    monkeypatch.setattr(board, "_draw_row", counted)
+    return drawn
+
+
+def _history(page: bytes) -> list[str]:
+    text = gzip.decompress(page).decode() if page[:2] == b"\x1f\x8b" else page.decode()
+    return re.findall(r"<tr[ >].*?</tr>", text.split('class="history"', 1)[1], re.S)
+
+
+def _imported(app: Flask, deals: int) -> str:
+    """A game of `deals` Boulmous deals, imported (an evening's game a worker never drew)."""
+    record = {
+        "format": "referee-game/1",
+        "game": "boulmous",
+        "players": PLAYERS,
+        "first_dealer": 0,
+        "rules": {"target": 999},
+        "deals": [
+            {"taker": n % 4, "bid": 3, "contract": "spades", "tricks": [3, 1, 1, 1]}
+            for n in range(deals)
+        ],
+    }
+    with app.app_context():
+        token = str(games.service.import_record(json.dumps(record).encode()).token)
+        db.session.remove()
+    return token
+
+
+def test_rows_one_worker_drew_are_taken_by_the_other(
+    workers: tuple[Flask, Flask], rows_drawn: list[int]
+) -> None:
+    """The other worker draws the next version of a game whose pages it only served:
+    it takes the rows the first one drew, and draws only the new deal's."""
+    first, second = (app.test_client() for app in workers)
+    fr = {"Accept-Language": "fr"}
+    token = _imported(workers[0], 3)
+    first.get(f"/g/{token}", headers=fr)
+    assert rows_drawn == [1, 2, 3]  # a page drawn cold: its rows kept for the others
+    second.get(f"/g/{token}", headers=fr)  # the first worker's page: no row drawn
+    assert rows_drawn == [1, 2, 3]
+    answer = deal(second, token, taker=0, bid=4, contract="hearts", **tricks(4, 1, 1, 0))
+    assert answer.status_code == 302
+    drawn = second.get(f"/g/{token}", headers=fr)
+    assert rows_drawn == [1, 2, 3, 4]  # the new deal's row only
+    # The same page as a worker draws with every row its own.
+    for app in workers:
+        app.extensions["row_cache"] = LRU[object](64)
+        app.extensions["page_cache"] = LRU[CachedPage](64)
+    folder = workers[0].extensions["shared_pages"].folder
+    for path in folder.iterdir():
+        path.unlink()
+    again = first.get(f"/g/{token}", headers=fr)
+    assert rows_drawn == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert _history(again.get_data()) == _history(drawn.get_data())
+    assert len(_history(drawn.get_data())) == 5  # the head and four deals
+
+
+def test_a_page_drawn_warm_keeps_its_rows_every_few_deals(
+    workers: tuple[Flask, Flask], rows_drawn: list[int]
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    fr = {"Accept-Language": "fr"}
+    token = _imported(workers[0], board.SHARE_EVERY - 2)
+    first.get(f"/g/{token}", headers=fr)  # cold: kept
+    for _deal in range(4):  # warm: the new rows kept at SHARE_EVERY deals
+        assert deal(first, token, passed=1).status_code == 302
+        first.get(f"/g/{token}", headers=fr)
+    rows_drawn.clear()
+    assert deal(second, token, passed=1).status_code == 302
+    second.get(f"/g/{token}", headers=fr)
+    newest = board.SHARE_EVERY + 3
+    assert rows_drawn == [newest - 2, newest - 1, newest]  # those after the last kept
+
+
+def test_rows_of_another_state_or_a_broken_file_are_drawn_again(
+    workers: tuple[Flask, Flask], rows_drawn: list[int]
+) -> None:
+    first, second = (app.test_client() for app in workers)
+    fr = {"Accept-Language": "fr"}
+    token = _imported(workers[0], 2)
+    first.get(f"/g/{token}", headers=fr)
+    folder = workers[0].extensions["shared_pages"].folder
+    assert [path for path in folder.iterdir() if path.name.startswith(SharedRows.PREFIX)]
+    # A player renamed (every row shows the name): the kept rows are of another state.
+    with workers[1].app_context():
+        version = games.service.version_of(token)
+    answer = second.post(
+        f"/g/{token}/players", data={"seat": "1", "name": "Bernard", "version": str(version)}
+    )
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    rows_drawn.clear()
+    renamed = second.get(f"/g/{token}", headers=fr)
+    assert rows_drawn == [1, 2]
+    assert "Bruno" not in "".join(_history(renamed.get_data()))
+    # A file cut short: drawn again too.
+    for path in folder.iterdir():
+        if path.name.startswith(SharedRows.PREFIX):
+            path.write_bytes(path.read_bytes()[:40])
+    workers[1].extensions["row_cache"] = LRU[object](64)
+    assert deal(second, token, passed=1).status_code == 302
+    rows_drawn.clear()
+    assert second.get(f"/g/{token}", headers=fr).status_code == 200
+    assert rows_drawn == [1, 2, 3]
 
 
 def test_a_file_of_another_version_or_broken_is_not_the_page(tmp_path: Path) -> None:
