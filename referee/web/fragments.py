@@ -4,7 +4,8 @@ A deal form is mostly loops of pills (the tricks each player took: 4 × 7 radio
 buttons; the taker and bid grid: 4 × 4), drawn from the players' names, what is
 entered and its messages, in the page's language. For a new deal they are the same
 from one deal to the next of a game: drawing them again was about a third of the
-form's templates, a seventh of a deal's CPU on the server (issue 19, py-spy).
+form's templates (which were an eighth of a deal's CPU on the server, py-spy), and
+kept they make the form a sixth faster in process (issue 19, PERFORMANCE.md).
 
 A template keeps a piece with `{% call kept('what', inputs...) %}…{% endcall %}`:
 the body is drawn when no piece of the same inputs (and language) is kept. The
@@ -23,8 +24,9 @@ from markupsafe import Markup
 
 from referee.lru import LRU
 
-#: Pieces kept per worker process (a form's pills are 2-6 KB).
-FRAGMENTS_KEPT = 4096
+#: Pieces kept per worker process (a piece is 1-6 KB; a game's form has two to four,
+#: in each language a phone of it reads: 1,000 tables in two languages fit).
+FRAGMENTS_KEPT = 8192
 
 #: Entries that change with every form and that no piece reads.
 _NOT_READ = frozenset({"key"})

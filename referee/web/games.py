@@ -146,7 +146,7 @@ def show(token: str) -> Page:
     # A page of this phone's own (`page_shared`), or one with a message: drawn fresh.
     shared = service.page_shared(spectators=False, finished=finished, confirming=confirming)
     if session.get("_flashes") or not shared:
-        return render_game_page(load(token), just=just)
+        return _drawn(token, just)
     key = game_page_key(False, token, version, str(get_locale()))
     etag = f"{version}-{key[3]}-{game_page_tag(token)}"
     page = cached_page(key, lambda: CachedPage.of(_drawn(token), etag))
@@ -154,16 +154,16 @@ def show(token: str) -> Page:
         # The phone that just recorded (or took back) a deal: the same page as the
         # table's, with its undo in place; personal, so with no entity tag.
         mine = with_just(page, token, version, just)
-        return mine if mine is not None else render_game_page(load(token), just=just)
+        return mine if mine is not None else _drawn(token, just)
     # A `just` of an older version: another phone wrote since, its undo is not this one's.
     return page.response(request.accept_encodings, request.if_none_match)
 
 
-def _drawn(token: str) -> str:
-    """The scoreboard every phone of the game shares, drawn from a read of the game
-    to be shown (`load_shown`: its deals as plain rows)."""
+def _drawn(token: str, just: dict[str, Any] | None = None) -> str:
+    """The scoreboard, drawn from a read of the game to be shown (`load_shown`: its
+    deals as plain rows); with what this phone `just` did, a page of its own."""
     game, deals = load_shown(token)
-    return render_game_page(game, deals=deals)
+    return render_game_page(game, just=just, deals=deals)
 
 
 def _just_done(token: str) -> dict[str, Any] | None:
@@ -204,7 +204,7 @@ def _deal_page(
     """The deal form (a new deal, or a correction: `editing`). `scored`: the game as
     the view scored it already (each scoring of a 30-deal game digests its record
     again: five a form before, issue 19)."""
-    scored = scored or service.scored(game)
+    scored = scored if scored is not None else service.scored(game)
     standings = standings or scored.standings
     action = (
         url_for("games.edit", token=game.token, number=number)

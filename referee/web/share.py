@@ -23,7 +23,7 @@ from referee.services import games as service
 from referee.web import follow
 from referee.web.cache import CachedPage, cached_page, game_page_key
 from referee.web.main import remember
-from referee.web.pages import game_page_tag, load, render_game_page
+from referee.web.pages import game_page_tag, load, load_shown, render_game_page
 
 bp = Blueprint("share", __name__)
 
@@ -85,9 +85,9 @@ def spectate(view_token: str) -> Response:
     key = game_page_key(True, view_token, version, str(get_locale()))
 
     def render() -> CachedPage:
-        game = load(token)
+        game, deals = load_shown(token)
         etag = f"v{version}-{key[3]}-{game_page_tag(view_token)}"
-        return CachedPage.of(render_game_page(game, spectator=True), etag)
+        return CachedPage.of(render_game_page(game, spectator=True, deals=deals), etag)
 
     page = cached_page(key, render)
     return page.response(request.accept_encodings, request.if_none_match)

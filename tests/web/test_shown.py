@@ -160,3 +160,23 @@ def test_the_deal_form_scores_the_game_once(
     monkeypatch.setattr(service, "_state_key", counted)
     assert client.get(f"/g/{token}/deal").status_code == 200
     assert digests == [3]
+
+
+@pytest.mark.parametrize(
+    "example", ["boulmous-with-stake.json", "bombu-first-manche.json", "pitch-moon.json"]
+)
+def test_every_games_form_and_pages_build_no_deal_object(
+    app: Flask, client: FlaskClient, deals_built: list[int], examples_dir: Any, example: str
+) -> None:
+    with app.app_context():
+        imported = service.import_record((examples_dir / example).read_bytes())
+        token, spectators = imported.token, imported.view_token
+        db.session.remove()
+    deals_built.clear()
+    form = client.get(f"/g/{token}/deal")
+    page = client.get(f"/g/{token}")
+    seen = client.get(f"/v/{spectators}")
+    assert form.status_code in (200, 302)  # a finished game's form sends to its page
+    assert page.status_code == 200
+    assert seen.status_code == 200
+    assert deals_built == []
