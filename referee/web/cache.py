@@ -195,17 +195,7 @@ class SharedPages:
         head = json.dumps(
             {"key": list(key), "etag": page.etag, "length": len(page.gzipped)}
         ).encode()
-        try:
-            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".new-")
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(head + b"\n" + page.gzipped)
-            os.replace(temporary, self._path(key))
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+        _write_whole(self._path(key), head + b"\n" + page.gzipped)
 
 
 class SharedRows:
@@ -251,17 +241,24 @@ class SharedRows:
     def put(self, slot: Hashable, rows: dict[str, str]) -> None:
         """Keep these rows for the page (replacing the file); a failed write only
         costs the other workers their drawing."""
-        try:
-            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".new-")
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(zlib.compress(json.dumps(rows).encode(), 1))
-            os.replace(temporary, self._path(slot))
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+        _write_whole(self._path(slot), zlib.compress(json.dumps(rows).encode(), 1))
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write a file of the shared folder whole or not at all (a new file, then a
+    rename over the old one: a reader sees one or the other). A failed write is
+    left at that: the other workers draw what they do not find."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".new-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
 
 
 def cached_page(key: PageKey, render: Callable[[], CachedPage]) -> CachedPage:
