@@ -220,12 +220,11 @@ class SharedRows:
         self.folder = folder
 
     def _path(self, slot: Hashable) -> Path:
-        digest = hashlib.blake2s(repr(slot).encode(), digest_size=16).hexdigest()
-        return self.folder / f"{self.PREFIX}{digest}"
+        return self.folder / f"{self.PREFIX}{self.digest(slot)}"
 
     @staticmethod
     def digest(key: Hashable) -> str:
-        """A row's name in its file: the digest of its whole key."""
+        """A row's name in its file (the digest of its whole key), and a page's file's."""
         return hashlib.blake2s(repr(key).encode(), digest_size=16).hexdigest()
 
     def get(self, slot: Hashable) -> dict[str, str]:
