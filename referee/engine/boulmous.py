@@ -39,6 +39,7 @@ from referee.engine.game import (
     mark_counts,
     seat_counts,
     to_the_left,
+    totals_before,
 )
 from referee.engine.settlement import Payment, money_of
 
@@ -197,17 +198,23 @@ class Boulmous:
         self, record: Record[Rules, Deal], standings: Standings
     ) -> tuple[tuple[Step, ...], ...]:
         """The taker's bid made or failed (a boîte), the others' tricks, the win."""
-        out = []
-        scores = [0] * PLAYERS
-        for deal, result in zip(record.deals, standings.deals, strict=True):
-            scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
-            steps = _explain_deal(deal, result.deltas)
-            for mark in result.marks:
-                if mark.kind is MarkKind.WIN and mark.seat is not None:
-                    total = scores[mark.seat]
-                    steps.append(step("reaches", nothing(PLAYERS), who=mark.seat, total=total))
-            out.append(tuple(steps))
-        return tuple(out)
+        return tuple(
+            self.explain_deal(record, standings, number)
+            for number in range(1, len(record.deals) + 1)
+        )
+
+    def explain_deal(
+        self, record: Record[Rules, Deal], standings: Standings, number: int
+    ) -> tuple[Step, ...]:
+        """The deal's steps, and the total the winner reached with it."""
+        result = standings.deals[number - 1]
+        steps = _explain_deal(record.deals[number - 1], result.deltas)
+        for mark in result.marks:
+            if mark.kind is MarkKind.WIN and mark.seat is not None:
+                before = totals_before(standings, number, PLAYERS)[mark.seat]
+                total = before + result.deltas[mark.seat]
+                steps.append(step("reaches", nothing(PLAYERS), who=mark.seat, total=total))
+        return tuple(steps)
 
     def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
         """Each bid from 3 to boulmous: made (+the bid, or the tricks taken), failed

@@ -189,6 +189,14 @@ class Game(Protocol[R, D]):
         whose deltas add up to the deal's."""
         ...
 
+    def explain_deal(
+        self, record: Record[R, D], standings: Standings, number: int
+    ) -> tuple[Step, ...]:
+        """Why deal `number` (from 1) scored what it did: `explain`'s steps for that
+        deal alone, from the deals up to it (a page that draws one new row of its
+        history explains one deal, not the whole game: issue 19)."""
+        ...
+
 
 #: Counts per seat, by figure (`Game.tally`).
 Tally = dict[str, tuple[int, ...]]
@@ -201,6 +209,14 @@ class Figure:
 
     key: str
     per: str | None = None
+
+
+def totals_before(standings: Standings, number: int, players: int) -> list[int]:
+    """Each seat's total before deal `number` (from 1)."""
+    totals = [0] * players
+    for deal in standings.deals[: number - 1]:
+        totals = [t + d for t, d in zip(totals, deal.deltas, strict=True)]
+    return totals
 
 
 def mark_counts(standings: Standings, kind: MarkKind, players: int) -> tuple[int, ...]:

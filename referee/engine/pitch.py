@@ -48,6 +48,7 @@ from referee.engine.game import (
     mark_counts,
     seat_counts,
     to_the_left,
+    totals_before,
     with_flags,
 )
 from referee.engine.settlement import money_of, winners_collect
@@ -281,14 +282,20 @@ class Pitch:
     ) -> tuple[tuple[Step, ...], ...]:
         """The points each side took, the bid made or set (or the moon), the
         defenders' points, the win."""
+        return tuple(
+            self.explain_deal(record, standings, number)
+            for number in range(1, len(record.deals) + 1)
+        )
+
+    def explain_deal(
+        self, record: Record[Rules, Deal], standings: Standings, number: int
+    ) -> tuple[Step, ...]:
+        """The hand's steps, from the scores before it (a moon reaches from them)."""
         players = len(record.players)
-        variant = record.rules.variant
-        scores = [0] * players
-        out = []
-        for deal, result in zip(record.deals, standings.deals, strict=True):
-            out.append(tuple(_explain_hand(deal, result, scores, players, variant.total)))
-            scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
-        return tuple(out)
+        scores = totals_before(standings, number, players)
+        result = standings.deals[number - 1]
+        total = record.rules.variant.total
+        return tuple(_explain_hand(record.deals[number - 1], result, scores, players, total))
 
     def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
         """Each bid from 4 to the variant's total: made (+the bid, or the points

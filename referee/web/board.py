@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,11 +12,31 @@ from flask_babel import get_locale
 from markupsafe import Markup
 
 from referee.engine import GAMES
+from referee.engine.game import Game as Rules
 from referee.engine.game import Standings
 from referee.lru import LRU
 from referee.models import Game
-from referee.services.games import Scored
+from referee.services.games import Scored, record_of
 from referee.web.cache import SharedRows
+
+
+class Reasons:
+    """Why each deal of a game scored what it did, in the player's language: the
+    engine's explanation of a deal (`Game.explain_deal`), worked out and put in
+    words only for the rows that ask. A page whose older rows are kept
+    (`history_row`) explains one deal, not 30."""
+
+    def __init__(self, rules: Rules[Any, Any], scored: Scored, names: tuple[str, ...], lang: str):
+        self._rules = rules
+        self._scored = scored
+        self._names = names
+        #: The language the board was built in, and its rows are drawn in.
+        self.lang = lang
+
+    def of(self, number: int) -> list[str]:
+        """The steps of deal `number` (from 1), in words."""
+        steps = self._rules.explain_deal(self._scored.record, self._scored.standings, number)
+        return [step.text(self._names, self.lang) for step in steps]
 
 
 @dataclass
@@ -30,8 +51,15 @@ class Row:
     marks: list[tuple[str, int | None]] = field(default_factory=list)
     #: What each side scored, where it scored: [(names, delta)] ("Ana & Chloé", +4).
     scored: list[tuple[str, int]] = field(default_factory=list)
-    #: Why: the deal's arithmetic, step by step, in the player's language.
-    why: list[str] = field(default_factory=list)
+    #: A digest of the game's record up to this deal (`prefix_digests`): the row shows
+    #: nothing else of the game, so two rows of the same digest show the same.
+    digest: bytes = b""
+    reasons: Reasons | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def why(self) -> list[str]:
+        """Why: the deal's arithmetic, step by step, in the player's language."""
+        return self.reasons.of(self.number) if self.reasons is not None else []
 
 
 @dataclass
@@ -70,10 +98,10 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     sides = rules.sides(players)
     labels = [" & ".join(game.players[seat] for seat in side) for side in sides]
     lang = str(get_locale() or "fr")
-    names = tuple(game.players)
-    explained = rules.explain(scored.record, standings)
-    for number, (result, data, steps) in enumerate(
-        zip(standings.deals, entered, explained, strict=True), 1
+    reasons = Reasons(rules, scored, tuple(game.players), lang)
+    digests = prefix_digests(game, entered)
+    for number, (result, data, digest) in enumerate(
+        zip(standings.deals, entered, digests, strict=True), 1
     ):
         totals = [t + d for t, d in zip(totals, result.deltas, strict=True)]
         rows.append(
@@ -89,7 +117,8 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
                     for label, side in zip(labels, sides, strict=True)
                     if result.deltas[side[0]]
                 ],
-                [step.text(names, lang) for step in steps],
+                digest,
+                reasons,
             )
         )
     scores = standings.scores
@@ -107,22 +136,28 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)
 
 
-def _game_key(game: Game) -> tuple[object, ...]:
-    """What every row of a game's history shares in its key, made once per page (a
-    board of 30 rows made it 30 times: a tenth of its render, issue 19)."""
-    made: dict[int, tuple[int, tuple[object, ...]]] = g.setdefault("row_keys", {})
-    found = made.get(id(game))
-    if found is not None and found[0] == game.version and found[1][2] == game.token:
-        return found[1]
-    key = (
-        str(get_locale() or "fr"),
-        game.game,
-        game.token,
-        json.dumps(game.rules, sort_keys=True),
-        tuple(game.players),
-    )
-    made[id(game)] = (game.version, key)
-    return key
+def prefix_digests(game: Game, deals: list[dict[str, Any]]) -> list[bytes]:
+    """For each deal, a digest of the game's record up to and including it: its
+    kind, players, first dealer, rules and stake, then each deal as entered.
+
+    A history row shows the deal, its score, the totals and why, and each of these
+    is the engine's, from the record up to that deal (the engine replays a record
+    deal by deal; no deal's score reads a later one: tested for every game). So the
+    digest keys a row's drawing (`history_row`), where the key was the row's whole
+    content: its explanations (put in words), its deal (as JSON) and its scores,
+    made for all 30 rows of each page drawn to find 29 of them kept (issue 19).
+    """
+    whole = hashlib.blake2b(digest_size=16)
+    whole.update(_canonical(record_of(game, deals=[])))
+    digests = []
+    for data in deals:
+        whole.update(_canonical(data))
+        digests.append(whole.copy().digest())
+    return digests
+
+
+def _canonical(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode() + b"\n"
 
 
 #: Rendered history rows kept per worker process (a row is about 1 KB).
@@ -161,33 +196,23 @@ def history_row(
     A scoreboard's history grows by a row a deal; before, each new version of a
     game rendered every row again (19 ms for 30 deals, most of a scoreboard's
     cost: issue 19, PERFORMANCE.md). A row is a pure function of what the key holds:
-    the language, the game's kind, rules, players and address (its links), the
-    page (a spectator's has no links), the deal as entered and as scored, and
-    whether it waits for a confirmation.
+    the language, the game's address (its links), the page (a spectator's has no
+    links, and its columns), the record up to the deal (`Row.digest`: the game's
+    kind, rules and players, the deals as entered, hence as scored), and whether
+    it waits for a confirmation.
 
     Under `referee serve` a row this worker never drew, other than the `newest`
     (a deal just recorded: nobody drew it), is looked for among the rows another
     worker drew for the page (`SharedRows`) before it is drawn here.
     """
-    key = (
-        *_game_key(game),
-        spectator,
-        bool(unconfirmed),
-        tuple(columns),
-        row.number,
-        row.dealer,
-        json.dumps(row.deal, sort_keys=True),
-        row.deltas,
-        row.totals,
-        tuple(row.marks),
-        tuple(row.why),
-    )
+    lang = row.reasons.lang if row.reasons is not None else str(get_locale() or "fr")
+    key = (lang, game.token, spectator, bool(unconfirmed), tuple(columns), row.number, row.digest)
     rows: LRU[Markup] = current_app.extensions["row_cache"]
     shared: SharedRows | None = current_app.extensions.get("shared_rows")
     if shared is None:
         return rows.get_or_make(key, lambda: _draw_row(game, row, columns, spectator, unconfirmed))
     # The page's file: its language, address, spectators' or editors', columns.
-    slot = (key[0], game.token, spectator, tuple(columns))
+    slot = key[:3] + key[4:5]
     pages: dict[tuple[object, ...], _PageRows] = g.setdefault("rows_drawn", {})
     page = pages.setdefault(slot, _PageRows())
 

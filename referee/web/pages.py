@@ -67,7 +67,7 @@ def why(game: Game, record: Any, standings: Standings, number: int) -> list[str]
     """Why deal `number` (from 1) scored what it did, step by step, in the player's
     language (the engine's explanation)."""
     lang = str(get_locale() or "fr")
-    steps = GAMES[game.game].explain(record, standings)[number - 1]
+    steps = GAMES[game.game].explain_deal(record, standings, number)
     return [step.text(tuple(game.players), lang) for step in steps]
 
 

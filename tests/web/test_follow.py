@@ -17,6 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.engine.explain import Step
 from referee.extensions import db
 from referee.lru import LRU
 from referee.models import Game, RateLimit
@@ -248,6 +249,33 @@ def test_a_new_deal_renders_one_row_and_a_correction_its_own(
     history = page[page.index('<section class="history">') :]
     assert "Anaïs" in history
     assert ": Ana<" not in history
+
+
+def test_a_new_deal_puts_only_its_own_reasons_in_words(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows kept are found by a digest of the record up to their deal
+    (`board.prefix_digests`), not by their content: a page drawn after a new deal
+    puts the new deal's reasons in words, not every deal's (issue 19)."""
+    token = new_game(client, "boulmous", PLAYERS)
+    for _ in range(5):
+        deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
+    client.get(f"/g/{token}")
+    deal(client, token, taker=2, bid=3, contract="hearts", **tricks(1, 1, 4, 0))
+    worded: list[Step] = []
+    text = Step.text
+
+    def counted(step: Step, names: tuple[str, ...], lang: str) -> str:
+        worded.append(step)
+        return text(step, names, lang)
+
+    monkeypatch.setattr(Step, "text", counted)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    history = page[page.index('<section class="history">') :]
+    newest = history[history.rindex("<tr>") :]
+    assert "Chloé" in newest  # deal 6: Chloé bid 3
+    assert len(worded) == newest.count("<li>") > 0
+    assert history.count("<li>") >= len(worded) + 5  # the kept rows keep their reasons
 
 
 # --- the session cookie, checked once --------------------------------------------------
@@ -604,3 +632,36 @@ def test_a_spectators_page_is_asked_for_at_once_by_one_spectator(app: Flask) -> 
         for phone in phones:
             if phone is not ready[0]:
                 assert read_event(phone).startswith(b"event: page\ndata: 2 ")
+
+
+def test_a_rows_digest_is_the_record_up_to_its_deal(examples_dir: Any) -> None:
+    """`board.prefix_digests`: the same for the same game and deals so far; another
+    deal changes its own digest and those after it, never those before; players,
+    first dealer, rules or stake change them all."""
+    import json
+
+    from referee.engine.records import parse_record
+    from referee.web.board import prefix_digests
+
+    record = json.loads((examples_dir / "boulmous-with-stake.json").read_text())
+    deals = record["deals"]
+
+    def digests(**changed: Any) -> list[bytes]:
+        game = service.transient_game(parse_record({**record, **changed}))
+        return prefix_digests(game, changed.get("deals", deals))
+
+    first = digests()
+    assert len(set(first)) == len(deals) == len(first)
+    assert digests() == first
+    assert digests(deals=deals[:3]) == first[:3]
+    other = [*deals[:2], {**deals[2], "tricks": list(reversed(deals[2]["tricks"]))}, *deals[3:]]
+    moved = digests(deals=other)
+    assert moved[:2] == first[:2]
+    assert all(a != b for a, b in zip(moved[2:], first[2:], strict=True))
+    for changed in (
+        {"players": [*record["players"][:3], "Zoé"]},
+        {"first_dealer": (record["first_dealer"] + 1) % 4},
+        {"rules": {**record.get("rules", {}), "target": 30}},
+        {"stake": "9"},
+    ):
+        assert not set(digests(**changed)) & set(first), changed
