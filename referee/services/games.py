@@ -10,6 +10,8 @@ import hashlib
 import json
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
@@ -381,7 +383,41 @@ def shown(token: str) -> tuple[Game, list[dict[str, Any]]] | None:
     deals, issue 19; two reads a deal). `game.deals` is left unloaded: a caller
     that changes the game reads it with `find`. Both parts are of one version of
     the game (every write moves it): read again when another phone wrote between.
+    The game's row is read outside a transaction (`_alone`).
     """
+    with _alone():
+        return _shown(token)
+
+
+@contextmanager
+def _alone() -> Iterator[None]:
+    """On PostgreSQL, the session's reads made inside, when it has no transaction
+    yet, are made in autocommit; the connection goes back to its pool (and out of
+    autocommit) after them, the objects read kept as they are.
+
+    psycopg opened a transaction for the game's row (BEGIN, the read, and ROLLBACK
+    when the request ended): three round trips for one statement, at the deal form
+    and at each version's page (issue 19). Reading in autocommit is no weaker: a
+    transaction in PostgreSQL's default isolation (read committed) gives each
+    statement its own snapshot too, and `shown` checks the two reads' versions.
+    """
+    session = db.session()
+    if db.engine.dialect.name == "sqlite" or session.in_transaction():
+        yield  # SQLite opens no transaction for a read; a transaction under way stays
+        return
+    session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    expire = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        yield
+    finally:
+        try:
+            session.commit()  # nothing to commit: only gives the connection back
+        finally:
+            session.expire_on_commit = expire
+
+
+def _shown(token: str) -> tuple[Game, list[dict[str, Any]]] | None:
     for _attempt in range(3):
         game = db.session.scalars(_GAME_BY_TOKEN, {"token": token}).first()
         if game is None:

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.exc import InvalidatePoolError
 
 from referee.app import PING_AFTER_IDLE, engine_options, ping_after_idle
 from referee.extensions import db
+from referee.models import Game
 from referee.services import games
 from tests.web.conftest import new_game
-from tests.web.test_boulmous_flow import PLAYERS
+from tests.web.test_boulmous_flow import PLAYERS, deal
 
 postgres_only = pytest.mark.skipif(
     not os.environ.get("DATABASE_URL", "").startswith("postgres"),
@@ -123,6 +124,36 @@ def test_a_plain_read_takes_no_transaction(app: Flask, monkeypatch: pytest.Monke
             assert raw.driver_connection.autocommit is False  # type: ignore[union-attr]
         finally:
             raw.close()
+
+
+@postgres_only
+def test_a_game_read_to_be_shown_takes_no_transaction(app: Flask) -> None:
+    """`games.shown` (the deal form, each version's page): the game's row read in
+    autocommit (no BEGIN before it, no ROLLBACK after it), the session left with
+    no transaction and its next read in one as before (issue 19)."""
+    client = app.test_client()
+    token = new_game(client, "boulmous", PLAYERS)
+    assert deal(client, token, passed=1).status_code == 302
+    modes: list[bool] = []
+
+    def noted(conn: Any, *_args: Any) -> None:
+        modes.append(conn.connection.dbapi_connection.autocommit)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", noted)
+        try:
+            found = games.shown(token)
+            assert found is not None
+            game, deals = found
+            assert modes == [True]  # the game's row (its deals: a plain read, `_rows`)
+            assert not db.session().in_transaction()
+            assert (game.players, deals) == (PLAYERS, [{"passed": True}])  # still loaded
+            assert modes == [True]  # nothing read again
+            db.session.scalar(select(Game.version).where(Game.token == token))
+            assert modes == [True, False]  # the next read: in a transaction, as before
+        finally:
+            event.remove(db.engine, "before_cursor_execute", noted)
+            db.session.remove()
 
 
 @postgres_only
