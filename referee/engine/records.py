@@ -7,6 +7,7 @@ a deal's place in the game (the dealer, a deal after the win).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
@@ -333,6 +334,24 @@ def _parse_deals(
         except RulesError as error:
             problems.extend(p.at_deal(number) for p in error.problems)
     return tuple(deals)
+
+
+def with_deal(record: AnyRecord, raw: object) -> AnyRecord:
+    """The record with one more deal, `raw`, read as `parse_record` reads the deals:
+    the same deal or the same problems (at the deal's number).
+
+    The deals before it are read already: a deal recorded reads one deal instead of
+    the whole record again (issue 19). What depends on a deal's place in the game
+    (its dealer, a deal after the win) is scoring's, as for a whole record.
+    """
+    number = len(record.deals) + 1
+    if number > MAX_DEALS:
+        raise RulesError([problem("deals_too_many", "deals", count=number, high=MAX_DEALS)])
+    try:
+        deal = GAMES[record.game].parse_deal(raw, record.players, record.rules)
+    except RulesError as error:
+        raise RulesError([p.at_deal(number) for p in error.problems]) from None
+    return dataclasses.replace(record, deals=(*record.deals, deal))
 
 
 def dump_record(record: AnyRecord) -> dict[str, object]:

@@ -24,7 +24,14 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from referee.engine import GAMES
 from referee.engine.game import Record, Standings
-from referee.engine.records import FORMAT, dump_record, load_record, parse_record, score_record
+from referee.engine.records import (
+    FORMAT,
+    dump_record,
+    load_record,
+    parse_record,
+    score_record,
+    with_deal,
+)
 from referee.engine.settlement import StakePer
 from referee.engine.statistics import Outcome, fingerprint, outcome
 from referee.extensions import db
@@ -537,6 +544,7 @@ def add_deal(
     key: str | None = None,
     number: int | None = None,
     phone: str | None = None,
+    shown: tuple[list[dict[str, Any]], Scored] | None = None,
 ) -> Recorded | Added:
     """Append a deal, unless this form's key already recorded one (a retry).
 
@@ -548,6 +556,13 @@ def add_deal(
     way a lost race is tried again, against the game as it now stands, for up to
     `RETRY_FOR` seconds; then `Busy` (nothing was written). A key issued for
     another game raises `KeyOfAnotherGame`.
+
+    `shown`: the game's deals as read to be shown (`shown`: `game.deals` left
+    unloaded), and the game scored from them. The first try appends to that
+    record, reading only the new deal (`with_deal`), instead of loading, reading
+    and canonicalising the 30 before it (issue 19). The write's version check
+    holds it to that state, as it holds a game read whole; a retry reads the game
+    whole.
     """
     deadline = time.monotonic() + RETRY_FOR
     pause = _BACKOFF[0]
@@ -556,14 +571,16 @@ def add_deal(
             done = _submitted(game, key)
             if done is not None:
                 return done
-        if number is not None and number != len(game.deals) + 1:
-            raise DealTaken(len(game.deals) + 1)
+        count = len(shown[0]) if shown is not None else len(game.deals)
+        if number is not None and number != count + 1:
+            raise DealTaken(count + 1)
         try:
-            return _append(game, deal, key, phone)
+            return _append(game, deal, key, phone, shown)
         except (IntegrityError, StaleDataError, OperationalError):
             # Another phone's deal (or a locked SQLite file): `game` is expired by the
-            # rollback, so the next try reads it afresh.
+            # rollback, so the next try reads it afresh, whole.
             db.session.rollback()
+            shown = None
         if time.monotonic() > deadline:
             raise Busy()
         time.sleep(random.uniform(0, pause))
@@ -580,7 +597,13 @@ def _submitted(game: Game, key: str) -> Added | None:
     return Added.UNDONE if row.undone else Added.ALREADY
 
 
-def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None) -> Recorded:
+def _append(
+    game: Game,
+    deal: dict[str, Any],
+    key: str | None,
+    phone: str | None,
+    shown: tuple[list[dict[str, Any]], Scored] | None,
+) -> Recorded:
     """Write the deal after the game's stored ones, in one transaction.
 
     Written with the database's own statements rather than the session's unit of
@@ -590,10 +613,17 @@ def _append(game: Game, deal: dict[str, Any], key: str | None, phone: str | None
     write of another phone since makes this one stale, as the mapper's version
     check did), then the deal, its line of history and its form key (another phone's
     deal at the same place breaks the deal's unique place). The session's copy of
-    the game is left as read; the commit expires it."""
-    deals = [d.data for d in game.deals]
-    standings, canonical, record = replay(game, [*deals, deal])
-    stored = canonical[-1]
+    the game is left as read; the commit expires it. `shown`: see `add_deal`."""
+    if shown is None:
+        deals = [d.data for d in game.deals]
+        standings, canonical, record = replay(game, [*deals, deal])
+        stored = canonical[-1]
+    else:
+        deals, scored_before = shown
+        record = with_deal(scored_before.record, deal)
+        standings = score_record(record)
+        stored = GAMES[record.game].dump_deal(record.deals[-1])
+        canonical = [*deals, stored]
     position = len(deals)
     version = game.version + 1
     now = utcnow()

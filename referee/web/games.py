@@ -260,29 +260,39 @@ def deal(token: str) -> Page:
             contract = offered[0]
         values = {"key": uuid.uuid4().hex, "contract": contract}
         return _deal_page(game, values, number=number, scored=scored)
-    game = load(token)
-    number = len(game.deals) + 1
+    # Read to be shown, as the form was: the deal is appended to the game as scored
+    # (`add_deal(shown=)`), its 30 deals neither loaded as objects nor read again.
+    game, deals = load_shown(token)
+    number = len(deals) + 1
+    scored = service.scored(game, deals)
     values = values_of(request.form)
-    home, rules = home_of(game.game), engine_rules(game)
+    home, rules = home_of(game.game), scored.rules
     entered = home.deal_from_form(request.form, len(game.players), rules)
     if g.get("rate_limited"):
-        return _deal_page(game, values, number=number, errors=_slow_down(), status=429)
+        slow = _slow_down()
+        return _deal_page(game, values, number=number, errors=slow, status=429, scored=scored)
     opened_for = whole(request.form.get("number"))
     filled = home.completed(values, rules)
     if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
-        return _deal_page(game, filled, number=number)
+        return _deal_page(game, filled, number=number, scored=scored)
     try:
         if request.form.get("action") == "preview":
-            after, _deals, record = service.replay(game, [*(d.data for d in game.deals), entered])
+            after, _deals, record = service.replay(game, [*deals, entered])
             return _deal_page(
                 game,
                 values,
                 number=number,
                 preview=after.deals[-1].deltas,
                 preview_why=why(game, record, after, len(after.deals)),
+                scored=scored,
             )
         added = service.add_deal(
-            game, entered, key=form_key(values.get("key")), number=opened_for, phone=phone_id()
+            game,
+            entered,
+            key=form_key(values.get("key")),
+            number=opened_for,
+            phone=phone_id(),
+            shown=(deals, scored),
         )
     except service.DealTaken as taken:
         # Another phone recorded the deal this form was opened for: show it, keep

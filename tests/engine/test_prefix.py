@@ -10,6 +10,7 @@ hands), by scoring each prefix of a record apart."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.pitch import MOON_WORD, VARIANTS
-from referee.engine.records import parse_record, score_record
+from referee.engine.records import MAX_DEALS, parse_record, score_record, with_deal
 from tests.engine.helpers import bombu_record, pitch_record
 from tests.engine.strategies import bombu_manche, boulmous_games
 
@@ -94,3 +95,47 @@ def pitch_games(draw: st.DrawFn) -> dict[str, Any]:
 @given(pitch_games())
 def test_pitch_games(record: dict[str, Any]) -> None:
     assert_prefixes_agree(record)
+
+
+# --- one deal more (`with_deal`) --------------------------------------------------------
+
+
+def _problems(record: dict[str, Any]) -> list[Any] | None:
+    try:
+        parse_record(record)
+    except RulesError as error:
+        return list(error.problems)
+    return None
+
+
+@pytest.mark.parametrize(
+    "example", ["boulmous-with-stake.json", "bombu-first-manche.json", "pitch-moon.json"]
+)
+def test_a_deal_more_is_read_as_the_whole_record_reads_it(examples_dir: Path, example: str) -> None:
+    """`with_deal` reads the new deal as `parse_record` reads it in the whole
+    record: the same record, or the same problems at the same deal."""
+    record = json.loads((examples_dir / example).read_text())
+    deals = record["deals"]
+    for count in range(len(deals)):
+        before = parse_record({**record, "deals": deals[:count]})
+        assert with_deal(before, deals[count]) == parse_record(
+            {**record, "deals": deals[: count + 1]}
+        )
+        for broken in ({}, [], None, {**deals[count], "tricks": "six"}, {"contract": "x"}):
+            whole = {**record, "deals": [*deals[:count], broken]}
+            expected = _problems(whole)
+            assert expected is not None
+            with pytest.raises(RulesError) as caught:
+                with_deal(before, broken)
+            assert list(caught.value.problems) == expected
+            assert caught.value.deal == count + 1
+
+
+def test_a_deal_past_the_most_a_record_holds_is_refused(examples_dir: Path) -> None:
+    record = json.loads((examples_dir / "boulmous-with-stake.json").read_text())
+    full = parse_record(record)
+    full = dataclasses.replace(full, deals=(full.deals[1],) * MAX_DEALS)  # 300 passed deals
+    assert len(full.deals) == MAX_DEALS
+    with pytest.raises(RulesError) as caught:
+        with_deal(full, {"passed": True})
+    assert caught.value.problems[0].code == "deals_too_many"
