@@ -120,7 +120,7 @@ def register(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
-    app.jinja_env.globals["history_row"] = board.history_row
+    app.jinja_env.globals["history_rows"] = board.history_rows
     app.jinja_env.globals["kept"] = fragments.kept
     app.jinja_env.globals["JUST_MARK"] = pages.JUST_MARK
 

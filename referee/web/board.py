@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from flask import current_app, g
@@ -16,7 +18,7 @@ from referee.engine.game import Game as Rules
 from referee.engine.game import Standings
 from referee.lru import LRU
 from referee.models import Game
-from referee.services.games import Scored, record_of
+from referee.services.games import Agreement, Scored, record_of
 from referee.web.cache import SharedRows
 
 
@@ -24,7 +26,7 @@ class Reasons:
     """Why each deal of a game scored what it did, in the player's language: the
     engine's explanation of a deal (`Game.explain_deal`), worked out and put in
     words only for the rows that ask. A page whose older rows are kept
-    (`history_row`) explains one deal, not 30."""
+    (`history_rows`) explains one deal, not 30."""
 
     def __init__(self, rules: Rules[Any, Any], scored: Scored, names: tuple[str, ...], lang: str):
         self._rules = rules
@@ -143,7 +145,7 @@ def prefix_digests(game: Game, deals: list[dict[str, Any]]) -> list[bytes]:
     A history row shows the deal, its score, the totals and why, and each of these
     is the engine's, from the record up to that deal (the engine replays a record
     deal by deal; no deal's score reads a later one: tested for every game). So the
-    digest keys a row's drawing (`history_row`), where the key was the row's whole
+    digest keys a row's drawing (`history_rows`), where the key was the row's whole
     content: its explanations (put in words), its deal (as JSON) and its scores,
     made for all 30 rows of each page drawn to find 29 of them kept (issue 19).
     """
@@ -176,6 +178,20 @@ class _PageRows:
     #: The newest row's deal number (0: none).
     newest: int = 0
 
+    def shared_or_drawn(
+        self, shared: SharedRows, key: tuple[object, ...], newest: bool, draw: Callable[[], Markup]
+    ) -> Markup:
+        """A row missing here: the one another worker drew (`SharedRows`), else
+        drawn. The newest row is drawn at once: nobody drew it."""
+        if not newest:
+            self.cold = True
+            if self.kept is None:
+                self.kept = shared.get(key[:3] + key[4:5])  # the page's file: its slot
+            found = self.kept.get(SharedRows.digest(key))
+            if found is not None:
+                return Markup(found)
+        return draw()
+
 
 #: A page drawn warm (only its newest row new) keeps its rows for the other workers
 #: every this many deals: the rows they do not find (at most as many) they draw.
@@ -183,54 +199,63 @@ class _PageRows:
 SHARE_EVERY = 8
 
 
-def history_row(
+def history_rows(
     game: Game,
-    row: Row,
+    rows: list[Row],
     columns: list[tuple[int, ...]],
     spectator: bool,
-    unconfirmed: bool,
-    newest: bool = False,
+    agreement: Agreement | None = None,
 ) -> Markup:
-    """One deal of the history as HTML, rendered once per everything it shows.
+    """The history's rows as HTML (one line each), every row drawn once per
+    everything it shows; `agreement`: the table's, where deals wait for a
+    confirmation (a row shows it).
 
     A scoreboard's history grows by a row a deal; before, each new version of a
     game rendered every row again (19 ms for 30 deals, most of a scoreboard's
-    cost: issue 19, PERFORMANCE.md). A row is a pure function of what the key holds:
-    the language, the game's address (its links), the page (a spectator's has no
-    links, and its columns), the record up to the deal (`Row.digest`: the game's
-    kind, rules and players, the deals as entered, hence as scored), and whether
-    it waits for a confirmation.
+    cost: issue 19, PERFORMANCE.md). A row is a pure function of what its key
+    holds: the language, the game's address (its links), the page (a spectator's
+    has no links, and its columns), the record up to the deal (`Row.digest`: the
+    game's kind, rules and players, the deals as entered, hence as scored), and
+    whether it waits for a confirmation. What the rows of a page share in their
+    keys is made once for the page (made per row, it was most of a kept row's
+    cost), and the rows are looked up in one call from the template, not 30.
 
-    Under `referee serve` a row this worker never drew, other than the `newest`
+    Under `referee serve` a row this worker never drew, other than the newest
     (a deal just recorded: nobody drew it), is looked for among the rows another
     worker drew for the page (`SharedRows`) before it is drawn here.
     """
-    lang = row.reasons.lang if row.reasons is not None else str(get_locale() or "fr")
-    key = (lang, game.token, spectator, bool(unconfirmed), tuple(columns), row.number, row.digest)
-    rows: LRU[Markup] = current_app.extensions["row_cache"]
+    if not rows:
+        return Markup("")
+    kept: LRU[Markup] = current_app.extensions["row_cache"]
     shared: SharedRows | None = current_app.extensions.get("shared_rows")
-    if shared is None:
-        return rows.get_or_make(key, lambda: _draw_row(game, row, columns, spectator, unconfirmed))
+    first = rows[0].reasons
+    lang = first.lang if first is not None else str(get_locale() or "fr")
+    sides = tuple(columns)
     # The page's file: its language, address, spectators' or editors', columns.
-    slot = key[:3] + key[4:5]
-    pages: dict[tuple[object, ...], _PageRows] = g.setdefault("rows_drawn", {})
-    page = pages.setdefault(slot, _PageRows())
-
-    def render() -> Markup:
-        if not newest:
-            page.cold = True
-            if page.kept is None:
-                page.kept = shared.get(slot)
-            found = page.kept.get(SharedRows.digest(key))
-            if found is not None:
-                return Markup(found)
-        return _draw_row(game, row, columns, spectator, unconfirmed)
-
-    html = rows.get_or_make(key, render)
-    page.rows.append((key, html))
-    if newest:
-        page.newest = row.number
-    return html
+    slot = (lang, game.token, spectator, sides)
+    page: _PageRows | None = None
+    if shared is not None:
+        pages: dict[tuple[object, ...], _PageRows] = g.setdefault("rows_drawn", {})
+        page = pages.get(slot)
+        if page is None:
+            page = pages[slot] = _PageRows()
+    newest = rows[-1].number
+    lines = []
+    for row in rows:
+        unconfirmed = agreement is not None and not agreement.confirmed(row.number - 1)
+        key = (lang, game.token, spectator, unconfirmed, sides, row.number, row.digest)
+        draw = partial(_draw_row, game, row, columns, spectator, unconfirmed)
+        if page is None or shared is None:
+            html = kept.get_or_make(key, draw)
+        else:
+            html = kept.get_or_make(
+                key, partial(page.shared_or_drawn, shared, key, row.number == newest, draw)
+            )
+            page.rows.append((key, html))
+        lines.append("      " + html)
+    if page is not None:
+        page.newest = newest
+    return Markup("\n".join(lines))
 
 
 def _draw_row(

@@ -208,7 +208,7 @@ class SharedRows:
     30 rows, 7 ms, at the start of each game's evening in every worker, and in
     each benchmark level, when every phone joins. One file per page of a game (its
     language, address, spectators' or editors', columns): each row's HTML under a
-    digest of everything it shows (`board.history_row`'s key), so a row of another
+    digest of everything it shows (`board.history_rows`' keys), so a row of another
     state is never taken. Written atomically and compressed (30 rows: 34 KB as
     JSON, 5 KB kept; the folder is in memory and lasts as long as the server);
     anything unreadable is no row.
