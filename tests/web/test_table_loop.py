@@ -113,9 +113,10 @@ def test_the_phone_that_recorded_is_served_the_tables_page_with_its_undo(app: An
 def test_the_page_after_record_scores_nothing_again(
     app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 19: the deal's post scored the game with the new deal; the page drawn
-    right after it and the next deal's form use that, and it is what scoring the
-    stored game afresh gives."""
+    """Issue 19: the deal's post scored the game with the new deal, read alone onto
+    the record its form scored (`with_deal`: no whole record parsed again); the
+    page drawn right after it and the next deal's form use that, and it is what
+    scoring the stored game afresh gives."""
     from referee.engine.records import parse_record, score_record
     from referee.services import games as service
 
@@ -130,10 +131,10 @@ def test_the_page_after_record_scores_nothing_again(
 
     monkeypatch.setattr(service, "parse_record", counted)
     assert deal(client, token, **CHLOE_THREE, number=2).status_code == 302
-    assert len(parsed) == 1  # the post's own check of the game with the new deal
+    assert parsed == []  # the post read the new deal alone
     assert "+3" in client.get(f"/g/{token}").get_data(as_text=True)
     assert client.get(f"/g/{token}/deal").status_code == 200
-    assert len(parsed) == 1  # nothing parsed or scored again
+    assert parsed == []  # nothing parsed or scored again
     with app.app_context():
         game = service.find(token)
         assert game is not None
