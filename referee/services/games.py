@@ -417,11 +417,13 @@ def _alone() -> Iterator[None]:
     session.expire_on_commit = False
     try:
         yield
+    except BaseException:
+        session.rollback()  # a read that failed: its error, not the commit's, is told
+        raise
+    else:
+        session.commit()  # nothing to commit: only gives the connection back
     finally:
-        try:
-            session.commit()  # nothing to commit: only gives the connection back
-        finally:
-            session.expire_on_commit = expire
+        session.expire_on_commit = expire
 
 
 def _shown(token: str) -> tuple[Game, list[dict[str, Any]]] | None:

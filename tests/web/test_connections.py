@@ -157,6 +157,31 @@ def test_a_game_read_to_be_shown_takes_no_transaction(app: Flask) -> None:
 
 
 @postgres_only
+def test_a_read_to_be_shown_that_fails_tells_its_own_error(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read that fails inside `shown`'s autocommit, its connection lost with it:
+    its error reaches the caller (not the one of committing on a lost connection),
+    and the session reads again after."""
+    token = new_game(app.test_client(), "boulmous", PLAYERS)
+
+    def broken(sql: str, *params: object) -> list[Any]:
+        db.session.connection().invalidate()  # the database went away meanwhile
+        raise RuntimeError("the deals' read failed")
+
+    with app.app_context():
+        monkeypatch.setattr(games, "_rows", broken)
+        with pytest.raises(RuntimeError, match="deals' read failed"):
+            games.shown(token)
+        monkeypatch.undo()
+        assert not db.session().in_transaction()
+        found = games.shown(token)
+        assert found is not None
+        assert found[0].token == token
+        db.session.remove()
+
+
+@postgres_only
 def test_a_connection_the_server_dropped_is_replaced(app: Flask) -> None:
     """A pooled connection killed on the server (a restart, a firewall) while idle:
     the next request gets a working one."""
