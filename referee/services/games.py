@@ -599,6 +599,15 @@ def _submitted(game: Game, key: str) -> Added | None:
     return Added.UNDONE if row.undone else Added.ALREADY
 
 
+def with_next(scored: Scored, deal: dict[str, Any]) -> Scored:
+    """The game scored with one more deal, `deal` as entered, read alone onto the
+    scored record (`with_deal`): what a preview shows and a post writes, without
+    reading and scoring the whole record again (issue 19). `RulesError` if the
+    deal cannot be, as for the whole record."""
+    record = with_deal(scored.record, deal)
+    return Scored(record, score_record(record))
+
+
 def _append(
     game: Game,
     deal: dict[str, Any],
@@ -622,8 +631,8 @@ def _append(
         stored = canonical[-1]
     else:
         deals, scored_before = shown
-        record = with_deal(scored_before.record, deal)
-        standings = score_record(record)
+        after = with_next(scored_before, deal)
+        record, standings = after.record, after.standings
         stored = GAMES[record.game].dump_deal(record.deals[-1])
         canonical = [*deals, stored]
     position = len(deals)

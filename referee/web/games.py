@@ -276,14 +276,14 @@ def deal(token: str) -> Page:
     if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
         return _deal_page(game, filled, number=number, scored=scored)
     try:
-        if request.form.get("action") == "preview":
-            after, _deals, record = service.replay(game, [*deals, entered])
+        if request.form.get("action") == "preview":  # the typed deal read alone
+            after = service.with_next(scored, entered)
             return _deal_page(
                 game,
                 values,
                 number=number,
-                preview=after.deals[-1].deltas,
-                preview_why=why(game, record, after, len(after.deals)),
+                preview=after.standings.deals[-1].deltas,
+                preview_why=why(game, after.record, after.standings, number),
                 scored=scored,
             )
         added = service.add_deal(

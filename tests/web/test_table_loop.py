@@ -335,3 +335,34 @@ def test_pitch_the_rest_without_javascript_fills_the_form_and_records_nothing(
     for card in ("ace", "off_jack", "joker_high", "joker_low", "ten", "three"):
         assert re.search(rf'id="p_{card}_1"[^>]*checked', page), card
     assert exported(client, token)["deals"] == []
+
+
+def test_a_preview_reads_the_typed_deal_alone(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: a live preview (one each tap, at a real table) reads the typed deal
+    alone onto the record its form scored (`with_next`), not the whole record again;
+    it shows what recording the deal then gives."""
+    from referee.engine.records import parse_record
+    from referee.services import games as service
+
+    client = app.test_client()
+    token = new_game(client, "boulmous", PLAYERS)
+    deal(client, token, **BRUNO_FOUR, number=1)
+    assert client.get(f"/g/{token}/deal").status_code == 200
+    parsed: list[object] = []
+
+    def counted(record: Any) -> Any:
+        parsed.append(record)
+        return parse_record(record)
+
+    monkeypatch.setattr(service, "parse_record", counted)
+    preview = deal(client, token, **CHLOE_THREE, number=2, action="preview")
+    assert preview.status_code == 200
+    assert parsed == []  # the typed deal read alone
+    shown = preview.get_data(as_text=True)
+    assert "+3" in shown  # Chloé bid 3, took 3
+    broken = deal(client, token, **{**CHLOE_THREE, "tricks3": "5"}, number=2, action="preview")
+    assert broken.status_code == 422  # 1 + 1 + 3 + 5 tricks: refused as the post refuses
+    assert parsed == []
+    assert deal(client, token, **CHLOE_THREE, number=2).status_code == 302
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "+3" in page
