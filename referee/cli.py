@@ -99,12 +99,13 @@ def explain_command(
     step, or (`as_json`) `[{"deal": n, "steps": [{"text", "deltas"}]}]`, whose
     steps' deltas add up to each deal's deltas."""
     from referee.engine import GAMES
+    from referee.engine.game import explain
 
     found = _scored_file(path, lang, stderr, stdin)
     if isinstance(found, int):
         return found
     record, standings = found
-    explained = GAMES[record.game].explain(record, standings)
+    explained = explain(GAMES[record.game], record, standings)
     deals: list[dict[str, Any]] = [
         {
             "deal": number,

@@ -184,19 +184,11 @@ class Bombu:
         """Everyone plays for himself."""
         return alone(players)
 
-    def explain(
-        self, record: Record[Rules, Deal], standings: Standings
-    ) -> tuple[tuple[Step, ...], ...]:
-        """A capot alone, else each count at its price, the K♥, the Réussite places."""
-        return tuple(
-            self.explain_deal(record, standings, number)
-            for number in range(1, len(record.deals) + 1)
-        )
-
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
     ) -> tuple[Step, ...]:
-        """The deal alone: no deal's price depends on another's."""
+        """A capot alone, else each count at its price, the K♥, the Réussite
+        places: the deal alone (no deal's price depends on another's)."""
         return tuple(_explain_deal(record.deals[number - 1], standings.deals[number - 1].deltas))
 
     def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:

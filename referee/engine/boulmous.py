@@ -194,19 +194,11 @@ class Boulmous:
         """The deal passes to the left, one seat a deal."""
         return to_the_left(first_dealer, number, players)
 
-    def explain(
-        self, record: Record[Rules, Deal], standings: Standings
-    ) -> tuple[tuple[Step, ...], ...]:
-        """The taker's bid made or failed (a boîte), the others' tricks, the win."""
-        return tuple(
-            self.explain_deal(record, standings, number)
-            for number in range(1, len(record.deals) + 1)
-        )
-
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
     ) -> tuple[Step, ...]:
-        """The deal's steps, and the total the winner reached with it."""
+        """The taker's bid made or failed (a boîte), the others' tricks, the win
+        (the total the winner reached with this deal)."""
         result = standings.deals[number - 1]
         steps = _explain_deal(record.deals[number - 1], result.deltas)
         for mark in result.marks:

@@ -1,11 +1,12 @@
 """Why a deal scored what it did (issue 18, item 1): its arithmetic as data.
 
-Each game explains its deals (`Game.explain`) as steps, each with its rule's words
-(a code of `EXPLANATIONS`), its parameters and the part of the deal's deltas it
-accounts for; the steps of a deal add up to the deal's deltas (a property the
-tests check on every kind of deal). The steps are rebuilt from the deal as
-entered and its result, beside the scoring, not inside it, so that the scoring
-stays as it was checked; the sum is what ties the two together.
+Each game explains its deals (`Game.explain_deal`; the whole game: `game.explain`)
+as steps, each with its rule's words (a code of `EXPLANATIONS`), its parameters
+and the part of the deal's deltas it accounts for; the steps of a deal add up to
+the deal's deltas (a property the tests check on every kind of deal). The steps
+are rebuilt from the deal as entered and its result, beside the scoring, not
+inside it, so that the scoring stays as it was checked; the sum is what ties the
+two together.
 
 Rendering speaks the table's words: names for seats, "Ana & Chloé" for a side,
 "Ana +1, Chloé +2" for what several players score, signs as the score sheet

@@ -184,17 +184,14 @@ class Game(Protocol[R, D]):
     #: The figures of `tally`, in the order a statistics page shows them.
     figures: tuple[Figure, ...]
 
-    def explain(self, record: Record[R, D], standings: Standings) -> tuple[tuple[Step, ...], ...]:
-        """Why each deal scored what it did: its steps (`referee.engine.explain`),
-        whose deltas add up to the deal's."""
-        ...
-
     def explain_deal(
         self, record: Record[R, D], standings: Standings, number: int
     ) -> tuple[Step, ...]:
-        """Why deal `number` (from 1) scored what it did: `explain`'s steps for that
-        deal alone, from the deals up to it (a page that draws one new row of its
-        history explains one deal, not the whole game: issue 19)."""
+        """Why deal `number` (from 1) scored what it did: its steps
+        (`referee.engine.explain`), whose deltas add up to the deal's, from the deal
+        as entered, its result and the scores before it, never a later deal (a page
+        that draws one new row of its history explains one deal: issue 19). The
+        whole game's: `explain`."""
         ...
 
 
@@ -209,6 +206,15 @@ class Figure:
 
     key: str
     per: str | None = None
+
+
+def explain(
+    game: Game[R, D], record: Record[R, D], standings: Standings
+) -> tuple[tuple[Step, ...], ...]:
+    """Why each deal of the game scored what it did, deal by deal (`explain_deal`)."""
+    return tuple(
+        game.explain_deal(record, standings, number) for number in range(1, len(record.deals) + 1)
+    )
 
 
 def totals_before(standings: Standings, number: int, players: int) -> list[int]:

@@ -277,20 +277,11 @@ class Pitch:
     manche: int | None = None
     figures: tuple[Figure, ...] = FIGURES
 
-    def explain(
-        self, record: Record[Rules, Deal], standings: Standings
-    ) -> tuple[tuple[Step, ...], ...]:
-        """The points each side took, the bid made or set (or the moon), the
-        defenders' points, the win."""
-        return tuple(
-            self.explain_deal(record, standings, number)
-            for number in range(1, len(record.deals) + 1)
-        )
-
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
     ) -> tuple[Step, ...]:
-        """The hand's steps, from the scores before it (a moon reaches from them)."""
+        """The points each side took, the bid made or set (or the moon, which
+        reaches from the scores before the hand), the defenders' points, the win."""
         players = len(record.players)
         scores = totals_before(standings, number, players)
         result = standings.deals[number - 1]

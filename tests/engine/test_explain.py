@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee.engine import GAMES
 from referee.engine.catalog import translate
 from referee.engine.explain import EXPLANATIONS
+from referee.engine.game import explain
 from referee.engine.pitch import VARIANTS
 from referee.engine.records import parse_record, score_record
 from tests.engine.helpers import (
@@ -34,7 +35,7 @@ def explained(record: dict[str, Any], lang: str) -> list[str]:
     parsed = parse_record(record)
     standings = score_record(parsed)
     lines = []
-    explanation = GAMES[parsed.game].explain(parsed, standings)
+    explanation = explain(GAMES[parsed.game], parsed, standings)
     for steps, result in zip(explanation, standings.deals, strict=True):
         sums = tuple(sum(s.deltas[seat] for s in steps) for seat in range(len(parsed.players)))
         assert sums == result.deltas

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
+from referee.engine.game import explain
 from referee.engine.pitch import MOON_WORD, VARIANTS
 from referee.engine.records import MAX_DEALS, parse_record, score_record, with_deal
 from tests.engine.helpers import bombu_record, pitch_record
@@ -32,12 +33,12 @@ def assert_prefixes_agree(record: dict[str, Any]) -> None:
     deals after it and without them, are the same."""
     whole = parse_record(record)
     standings = score_record(whole)
-    explained = GAMES[whole.game].explain(whole, standings)
+    explained = explain(GAMES[whole.game], whole, standings)
     for count in range(1, len(record["deals"]) + 1):
         part = parse_record({**record, "deals": record["deals"][:count]})
         scored = score_record(part)
         assert scored.deals == standings.deals[:count], count
-        assert GAMES[part.game].explain(part, scored) == explained[:count], count
+        assert explain(GAMES[part.game], part, scored) == explained[:count], count
         assert GAMES[part.game].explain_deal(part, scored, count) == explained[count - 1]
 
 
