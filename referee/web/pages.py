@@ -20,7 +20,7 @@ from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.models import Game
 from referee.services import games as service
-from referee.web.board import build, share_rows
+from referee.web.board import Reasons, build, share_rows
 from referee.web.cache import CachedPage
 from referee.web.chart import chart
 
@@ -65,10 +65,10 @@ def game_chart(game: Game, standings: Standings) -> Any:
 
 def why(game: Game, record: Any, standings: Standings, number: int) -> list[str]:
     """Why deal `number` (from 1) scored what it did, step by step, in the player's
-    language (the engine's explanation)."""
+    language (the engine's explanation, put in words as the history's rows are)."""
+    scored = service.Scored(record, standings)
     lang = str(get_locale() or "fr")
-    steps = GAMES[game.game].explain_deal(record, standings, number)
-    return [step.text(tuple(game.players), lang) for step in steps]
+    return Reasons(GAMES[game.game], scored, tuple(game.players), lang).of(number)
 
 
 def game_page_tag(token: str) -> str:
