@@ -10,13 +10,14 @@ import hashlib
 import json
 import random
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
-from sqlalchemy import bindparam, func, insert, inspect, select, update
+from sqlalchemy import Engine, bindparam, func, insert, inspect, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -190,6 +191,43 @@ def _state_key(record: dict[str, Any]) -> bytes:
     return hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
 
 
+@dataclass
+class _Read:
+    """What was entered in a game's deals at one version, as read to be shown (or as
+    a write just stored them), and its `_state_key` once worked out."""
+
+    deals: tuple[dict[str, Any], ...]
+    state: bytes | None = None
+
+
+#: The deals of the games' last versions read to be shown, by (row id, address
+#: token, version): a version is one state of a game, since every change of its
+#: deals moves it (`_touch`) and versions only grow (issue 19). A table's form, its
+#: post and the page after it (one phone's connection, so one worker) read the same
+#: game: each read then takes the game's row alone, not its 30 deals again (on
+#: PostgreSQL a round trip and 30 JSON texts decoded, three times a deal), and the
+#: scoring's digest of the record is made once a version, not once a read.
+#: The deals are shared: nothing that reads them may change them. Games are never
+#: deleted and a restore adds only games that are not there, so a key never comes
+#: back with other deals. Kept per database (its engine): one process may hold
+#: several apps, as the tests do.
+_READS: weakref.WeakKeyDictionary[Engine, LRU[_Read]] = weakref.WeakKeyDictionary()
+READS_KEPT = 2048
+
+
+def _reads() -> LRU[_Read]:
+    """The reads kept of the app's database."""
+    engine = db.engine
+    kept = _READS.get(engine)
+    if kept is None:
+        kept = _READS.setdefault(engine, LRU(READS_KEPT))
+    return kept
+
+
+def _read_key(game: Game) -> tuple[int, str, int]:
+    return (game.id, game.token, game.version)
+
+
 def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:
     """The game parsed and scored from its stored deals (once for each state of it);
     `deals`: its deals' data, when the caller read them without loading the rows."""
@@ -199,7 +237,27 @@ def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:
         parsed = parse_record(record)
         return Scored(parsed, score_record(parsed))
 
-    return _SCORED.get_or_make(_state_key(record), make)
+    return _SCORED.get_or_make(_known_state(game, deals, record), make)
+
+
+def _known_state(game: Game, deals: list[dict[str, Any]] | None, record: dict[str, Any]) -> bytes:
+    """The `_state_key` of `record` (the game with `deals`): kept with the version's
+    read when `deals` are that read's very objects, worked out otherwise."""
+    read = _reads().held(_read_key(game)) if deals is not None else None
+    if read is None or not _same(read.deals, deals):
+        return _state_key(record)
+    if read.state is None:
+        read.state = _state_key(record)
+    return read.state
+
+
+def _same(kept: tuple[dict[str, Any], ...], deals: list[dict[str, Any]] | None) -> bool:
+    """Whether `deals` are the kept deals themselves (the same objects, in order)."""
+    return (
+        deals is not None
+        and len(kept) == len(deals)
+        and all(a is b for a, b in zip(kept, deals, strict=True))
+    )
 
 
 def _keep_scored(key: bytes, record: Record[Any, Any], standings: Standings) -> None:
@@ -287,7 +345,7 @@ def page_shared(*, spectators: bool, finished: bool, confirming: bool) -> bool:
 def versions_of(tokens: list[str], *, spectators: bool) -> dict[str, tuple[int, bool]]:
     """For each game of these editor (or spectator) tokens that still exists: its
     version, and whether its page at that version is one page for all its phones
-    (`page_shared`). In one query per 500 tokens: the live follow asks this ten
+    (`page_shared`). In one query per 500 tokens: the live follow asks this four
     times a second for every game it follows."""
     column = "view_token" if spectators else "token"
     found: dict[str, tuple[int, bool]] = {}
@@ -433,9 +491,14 @@ def _shown(token: str) -> tuple[Game, list[dict[str, Any]]] | None:
             return None
         if "deals" not in inspect(game).unloaded:  # this session holds it already
             return game, [deal.data for deal in game.deals]
+        read = _reads().peek(_read_key(game))
+        if read is not None:
+            return game, list(read.deals)
         rows = _rows(_DEALS_SHOWN, game.id)
         if rows and all(version == game.version for version, _data in rows):
-            return game, [_stored(data) for _version, data in rows if data is not None]
+            deals = [_stored(data) for _version, data in rows if data is not None]
+            _reads().put(_read_key(game), _Read(tuple(deals)))
+            return game, deals
         db.session.expire(game)
     game = find(token)
     return None if game is None else (game, [deal.data for deal in game.deals])
@@ -635,6 +698,8 @@ def _append(
         record, standings = after.record, after.standings
         stored = GAMES[record.game].dump_deal(record.deals[-1])
         canonical = [*deals, stored]
+    # As a read of the stored row gives it back (JSON's types: lists, not tuples).
+    stored = json.loads(json.dumps(stored))
     position = len(deals)
     version = game.version + 1
     now = utcnow()
@@ -672,8 +737,12 @@ def _append(
         )
     recorded = Recorded(position + 1, version)
     state = _state_key(record_of(game, canonical))
+    read_key = (game.id, game.token, version)  # before the commit expires `game`
     db.session.commit()
     _keep_scored(state, record, standings)
+    # The new version's deals as stored, for the page drawn next (`_shown`); its
+    # digest is `state` when every deal before is as stored (read to be shown).
+    _reads().put(read_key, _Read((*deals, stored), state if shown is not None else None))
     return recorded
 
 

@@ -15,8 +15,8 @@ and a few bytes when something happens.
 How, under gunicorn's threaded workers: the view writes the answer's head itself on
 a duplicate of the connection's socket and hands it to this worker process's `Hub`,
 then tells gunicorn it is done with the connection (`_take`: gunicorn closes a
-spent socket in its place). The hub is one thread with a selector. Ten times a
-second it asks the database for the versions of the games it follows, in one
+spent socket in its place). The hub is one thread with a selector. Four times a
+second (`LOOK`) it asks the database for the versions of the games it follows, in one
 query; so a deal recorded
 by another worker or another app server reaches the followers too. It notices a
 follower that went away (the socket reads empty), says the same version again now
@@ -62,12 +62,18 @@ from flask import Flask, Response, current_app, request
 from referee.services import games as service
 from referee.web.cache import CachedPage, PageKey, drawn_page, game_page_key
 
-#: Seconds between two looks at the followed games' versions (the delay it adds).
-#: Every phone told of a new version at one look asks for its page at once: at 300
-#: paced tables a look every 0.25 s made bursts that doubled the pages' median
-#: wait (p50 35 ms; 17-19 ms at 0.1 s, bench/http.py, PERFORMANCE.md). A look is
-#: one query for every game the worker follows.
+#: Seconds between two turns of the hub: the new pages it waits for are sent to
+#: their followers at the next turn after they are drawn.
 TICK = 0.1
+#: Seconds between two looks at the followed games' versions (the delay it adds).
+#: A look is one query for every game the worker follows: at 400 paced tables on
+#: PostgreSQL, 400 rows ten times a second in each worker, 5-6 % of the server's
+#: Python (py-spy, 2026-12-03) for the few games that changed. Until then a look
+#: came every 0.1 s: when every phone told of a new version asked for its page at
+#: once, a look every 0.25 s made bursts that doubled the pages' median wait (300
+#: paced tables, PERFORMANCE.md). Since the new page comes in the phones' streams,
+#: a look finds it drawn already and sends it at once (bench/http.py part c).
+LOOK = 0.25
 #: Seconds between two events on a quiet stream (the same version again).
 HEARTBEAT = 15.0
 #: A stream is ended after this long (the phone reconnects at once, on its own).
@@ -221,7 +227,7 @@ class Hub:
             self.wake_write.send(b"!")
 
     def _run(self) -> None:
-        next_look = next_sweep = 0.0
+        next_look = next_tick = next_sweep = 0.0
         while not self.stopping:
             for key, _mask in self.selector.select(timeout=TICK):
                 if key.fileobj is self.wake_read:
@@ -243,12 +249,14 @@ class Hub:
                 self.selector.register(follower.sock, selectors.EVENT_READ)
             now = time.monotonic()
             if now >= next_look and self.followers:
-                next_look = now + TICK
+                next_look = now + LOOK
                 try:
                     self._look()
-                except Exception:  # a database hiccup: the streams stay, next tick
+                except Exception:  # a database hiccup: the streams stay, next look
                     self.app.logger.exception("live follow: could not read the versions")
-                # Once a look (not at every wake of the selector: each look for a
+            if now >= next_tick:
+                next_tick = now + TICK
+                # Once a turn (not at every wake of the selector: each look for a
                 # page not drawn yet reads the shared folder).
                 if self.waiting:
                     self._deliver(time.monotonic())

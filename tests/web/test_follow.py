@@ -417,6 +417,39 @@ def test_a_game_read_while_another_phone_writes_is_one_state_of_it(
         db.session.remove()
 
 
+def test_the_hub_reads_the_versions_once_a_look_and_sends_drawn_pages_at_once(
+    app: Flask,
+) -> None:
+    """The database is asked for the followed games' versions once every `LOOK`,
+    not at every turn of the hub (`TICK`): a look is a query for every game it
+    follows (issue 19). A page drawn by the time of the look goes out with it."""
+    versions = {"a": 5}
+    asked: list[float] = []
+
+    def versions_of(tokens: list[str], _spectators: bool) -> dict[str, tuple[int, bool]]:
+        asked.append(time.monotonic())
+        return {t: (versions[t], True) for t in tokens if t in versions}
+
+    drawn = {("edit", "a", 6, "fr"): CachedPage.of("<p>six</p>", "6-fr")}
+    hub = follow.Hub(app, versions_of, drawn.get)
+    ours, theirs = socket.socketpair()
+    try:
+        ours.setblocking(False)
+        hub.add(follow.Follower(ours, False, "a", 5, time.monotonic() + 60, lang="fr"))
+        time.sleep(follow.LOOK)
+        asked.clear()
+        time.sleep(4 * follow.LOOK)
+        assert follow.LOOK >= 2 * follow.TICK
+        assert 2 <= len(asked) <= 5  # one a LOOK (0.25 s), not one a TICK (0.1 s)
+        versions["a"] = 6
+        started = time.monotonic()
+        assert read_event(theirs).startswith(b"event: page\ndata: 6 ")
+        assert time.monotonic() - started < follow.LOOK + 1.0
+    finally:
+        hub.close()
+        theirs.close()
+
+
 def test_a_follower_told_an_older_version_hears_the_game_as_it_is(app: Flask) -> None:
     """The hub visits only the followers of games that changed; a phone that joined
     with the version before the last write (its page was read just before) is told

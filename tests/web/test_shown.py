@@ -100,6 +100,7 @@ def test_a_write_between_the_two_reads_is_read_again(
 
     monkeypatch.setattr(service, "_rows", another_phone_first)
     with app.app_context():
+        service._reads().clear()  # the version's deals not kept: read from the database
         found = service.shown(token)
         assert found is not None
         game, deals = found
@@ -159,6 +160,11 @@ def test_the_deal_form_scores_the_game_once(
         return real(record)
 
     monkeypatch.setattr(service, "_state_key", counted)
+    with client.application.app_context():
+        service._reads().clear()  # as another worker's form: nothing of it kept here
+    assert client.get(f"/g/{token}/deal").status_code == 200
+    assert digests == [3]
+    # The next form of the same version: read and digested once a version (`_reads`).
     assert client.get(f"/g/{token}/deal").status_code == 200
     assert digests == [3]
 
@@ -256,3 +262,86 @@ def test_a_deal_appended_to_a_shown_game_is_stored_as_the_whole_game_stores_it(
             db.session.remove()
     assert stored[0] == stored[1]
     assert len(stored[0][0]) == len(record["deals"])
+
+
+@pytest.fixture
+def deal_reads(app: Flask) -> Iterator[list[str]]:
+    """Every read of a game's deals from the database (`_DEALS_SHOWN`, or the ORM's
+    deal rows), while the test runs."""
+    reads: list[str] = []
+
+    def executed(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM deal" in statement or "JOIN deal" in statement:
+            reads.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", executed)
+    yield reads
+    event.remove(engine, "before_cursor_execute", executed)
+
+
+def test_a_deals_post_and_the_page_and_form_after_it_read_no_deals(
+    client: FlaskClient, deal_reads: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table's deal: its form, its post and the page after it read the same game.
+    The deals of the version the post writes are kept with it (`_reads`): the page
+    drawn after it, and the next deal's form, read the game's row alone, and the
+    record's digest is made once, by the post (issue 19)."""
+    token = _three_deals(client)
+    assert client.get(f"/g/{token}/deal").status_code == 200
+    real = service._state_key
+    digests: list[int] = []
+
+    def counted(record: dict[str, Any]) -> bytes:
+        digests.append(len(record["deals"]))
+        return real(record)
+
+    monkeypatch.setattr(service, "_state_key", counted)
+    deal_reads.clear()
+    assert deal(client, token, passed=1).status_code == 302
+    page = client.get(f"/g/{token}")
+    assert page.status_code == 200
+    form = client.get(f"/g/{token}/deal")
+    assert form.status_code == 200
+    assert 'name="number" value="5"' in form.get_data(as_text=True)
+    assert deal_reads == []
+    assert digests == [4]
+
+
+def test_the_deals_kept_are_those_stored_and_move_with_every_change(
+    app: Flask, client: FlaskClient
+) -> None:
+    """What the post keeps is what a read of the database gives; a correction and an
+    undo move the version, so the next read shows the change, not the kept deals."""
+    token = _three_deals(client)
+    assert (
+        deal(client, token, taker=2, bid=5, contract="clubs", **tricks(0, 1, 5, 0)).status_code
+        == 302
+    )
+    with app.app_context():
+        found = service.shown(token)
+        assert found is not None
+        kept = found[1]
+        service._reads().clear()
+        again = service.shown(token)
+        assert again is not None
+        assert json.dumps(again[1], sort_keys=True) == json.dumps(kept, sort_keys=True)
+        assert again[1] == kept
+        db.session.remove()
+    assert client.post(
+        f"/g/{token}/undo", data={"version": str(_version(app, token))}
+    ).status_code in (302, 303)
+    with app.app_context():
+        found = service.shown(token)
+        assert found is not None
+        assert len(found[1]) == 3
+        db.session.remove()
+
+
+def _version(app: Flask, token: str) -> int:
+    with app.app_context():
+        version = service.version_of(token)
+        db.session.remove()
+    assert version is not None
+    return version
