@@ -631,14 +631,21 @@ def add_deal(
     """
     deadline = time.monotonic() + RETRY_FOR
     pause = _BACKOFF[0]
+    first = True
     while True:
-        if key:
+        count = len(shown[0]) if shown is not None else len(game.deals)
+        fits = number is None or number == count + 1
+        # A key already used (a retry of the form) is found before writing when the
+        # deal no longer fits, or after a lost try. A deal that fits is written at
+        # once: the key is its row's primary key, so a used one fails the write
+        # (nothing of it kept), and the next turn finds it. One query a deal fewer.
+        if key and not (first and fits):
             done = _submitted(game, key)
             if done is not None:
                 return done
-        count = len(shown[0]) if shown is not None else len(game.deals)
-        if number is not None and number != count + 1:
+        if not fits:
             raise DealTaken(count + 1)
+        first = False
         try:
             return _append(game, deal, key, phone, shown)
         except (IntegrityError, StaleDataError, OperationalError):

@@ -345,3 +345,39 @@ def _version(app: Flask, token: str) -> int:
         db.session.remove()
     assert version is not None
     return version
+
+
+def test_a_deal_that_fits_is_written_without_looking_up_its_form_key(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A post whose deal takes the place its form was opened for is written at once:
+    its key, the primary key of its row, is not looked up first (one query a deal
+    fewer, issue 19). A key used already fails that write, and the post then says
+    what the key did: the form sent twice records one deal."""
+    token = _three_deals(client)
+    lookups: list[str] = []
+
+    def executed(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM submission" in statement:
+            lookups.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", executed)
+    try:
+        form = {"action": "save", "passed": "1", "number": "4", "key": "key-of-deal-four"}
+        client.get("/lang/en?next=/")
+        assert client.post(f"/g/{token}/deal", data=form).status_code == 302
+        assert lookups == []
+        again = client.post(f"/g/{token}/deal", data=form, follow_redirects=True)
+        assert "already recorded" in again.get_data(as_text=True)
+        assert lookups  # found once the deal no longer fits
+        lookups.clear()
+        form |= {"number": "5", "key": "key-of-deal-five"}
+        assert client.post(f"/g/{token}/deal", data=form).status_code == 302
+        form["number"] = "6"  # the same key, and a place that fits: the write finds it
+        again = client.post(f"/g/{token}/deal", data=form, follow_redirects=True)
+        assert "already recorded" in again.get_data(as_text=True)
+    finally:
+        event.remove(engine, "before_cursor_execute", executed)
+    assert len(client.get(f"/g/{token}/export.json").get_json()["deals"]) == 5
