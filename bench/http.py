@@ -73,6 +73,9 @@ class Stats:
     before: Stats | None = None
     #: The server's cores over the measure (`paced`), when it was given the server.
     cores: float = float("nan")
+    #: The whole machine over the measure: cores busy (every process) and cores the
+    #: hypervisor took away (steal): a slow minute on this shared machine says so.
+    machine: tuple[float, float] = (float("nan"), float("nan"))
     #: The phones' streams (`follow_stream`): opened, ended, pages pushed in them.
     streams: dict[str, int] = field(default_factory=dict)
     #: (when it started, seconds) of each request of the level: its course in time.
@@ -410,9 +413,11 @@ async def paced(
 
     async def measuring() -> None:
         await asyncio.sleep(max(0.0, stats.since - time.perf_counter()))
-        used = server_cpu(pid)
+        used, busy = server_cpu(pid), machine_cpu()
         await asyncio.sleep(max(0.0, stop - time.perf_counter()))
         stats.cores = (server_cpu(pid) - used) / seconds
+        after = machine_cpu()
+        stats.machine = ((after[0] - busy[0]) / seconds, (after[1] - busy[1]) / seconds)
 
     phone = following if phones == "follow" else reloading
     tasks = [entering(t) for t in tokens] + [phone(t) for t in tokens for _ in range(4)]
@@ -543,6 +548,19 @@ async def followers(
         "p95": pick(0.95),
         "p99": pick(0.99),
     }
+
+
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds so far of the whole machine: busy (not idle, not waiting for the
+    disk) and stolen by the hypervisor (`/proc/stat`); zeros where there is none."""
+    try:
+        fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return (0.0, 0.0)
+    ticks = os.sysconf("SC_CLK_TCK")
+    steal = fields[7] if len(fields) > 7 else 0
+    busy = sum(fields[:8]) - fields[3] - fields[4] - steal
+    return (busy / ticks, steal / ticks)
 
 
 def server_cpu(pid: int) -> float:
@@ -722,8 +740,9 @@ async def main_async(
                 line(f"{count} tables", stats, args.paced_seconds)
                 + f", server {stats.cores:.2f} cores ({per_deal:.1f} ms a deal), "
                 f"this client "
-                f"{mine / (args.paced_seconds + joining_seconds(count) + SETTLING):.2f}"
-                + ("" if ok else "  <- over")
+                f"{mine / (args.paced_seconds + joining_seconds(count) + SETTLING):.2f}, "
+                f"machine busy {stats.machine[0]:.2f} of {os.cpu_count()} cores, "
+                f"stolen {stats.machine[1]:.2f}" + ("" if ok else "  <- over")
             )
             if not ok:
                 break
