@@ -17,7 +17,8 @@ server starts), starts `referee serve` on a free loopback port, then:
     follow its scoreboard live (or reload it every 2 s: --phones reload); the
     phones join first (at most 250 a second), the level is measured 10 s after; the number of
     tables rises until a level has an error or a p95 over 100 ms; the server's
-    cores (and its CPU per deal recorded) and this client's are shown;
+    cores (and its CPU per deal recorded), this client's and the machine's (busy,
+    and taken by the hypervisor) are shown;
 (c) spectators following live: 30 per game, each game's editor entering a deal
     every 10 s; each spectator holds the page's stream of events open, as the
     page under the service worker does (`?pages=1`), and takes the new page from
