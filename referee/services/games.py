@@ -80,8 +80,6 @@ class Recorded:
 
     number: int
     version: int
-    #: Whether that deal ended the game.
-    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -744,7 +742,7 @@ def _append(
         connection.execute(
             _NEW_SUBMISSION, {"key": key, "game_id": game.id, "position": position, "at": now}
         )
-    recorded = Recorded(position + 1, version, standings.finished)
+    recorded = Recorded(position + 1, version)
     state = _state_key(record_of(game, canonical))
     read_key = (game.id, game.token, version)  # before the commit expires `game`
     db.session.commit()

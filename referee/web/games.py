@@ -147,7 +147,9 @@ def show(token: str) -> Page:
     shared = service.page_shared(spectators=False, finished=finished, confirming=confirming)
     if session.get("_flashes") or not shared:
         return _drawn(token, just)
-    page = _table_page(token, version)
+    key = game_page_key(False, token, version, str(get_locale()))
+    etag = f"{version}-{key[3]}-{game_page_tag(token)}"
+    page = cached_page(key, lambda: CachedPage.of(_drawn(token), etag))
     if just is not None and just.get("version") == version:
         # The phone that just recorded (or took back) a deal: the same page as the
         # table's, with its undo in place; personal, so with no entity tag.
@@ -155,33 +157,6 @@ def show(token: str) -> Page:
         return mine if mine is not None else _drawn(token, just)
     # A `just` of an older version: another phone wrote since, its undo is not this one's.
     return page.response(request.accept_encodings, request.if_none_match)
-
-
-def _table_page(token: str, version: int) -> CachedPage:
-    """The editors' scoreboard of `version`, the one page every phone of the table is
-    served: kept (this worker's memory, the server's shared folder), else drawn."""
-    key = game_page_key(False, token, version, str(get_locale()))
-    etag = f"{version}-{key[3]}-{game_page_tag(token)}"
-    return cached_page(key, lambda: CachedPage.of(_drawn(token), etag))
-
-
-def _draw_ahead(token: str, recorded: service.Recorded, shared: bool) -> None:
-    """Draw the page of the version a post just wrote, before answering it (issue 19).
-
-    The phone that recorded the deal loads that page next, and the table's other
-    phones are sent it in their streams once it is drawn. Drawn by the post, it is
-    there when the live follow first sees the version; drawn by the phone's next
-    request, it came late whenever the server was behind, and the follow then had
-    other phones reload it: at 500 paced tables on PostgreSQL, a level behind on its
-    phones' joining made 1,900 page requests instead of 1,000 and never caught up
-    (PERFORMANCE.md). The deal is recorded whatever happens here: a drawing that
-    fails is left to the next request."""
-    if not shared:
-        return  # each phone's own page (a finished game, deals to confirm)
-    try:
-        _table_page(token, recorded.version)
-    except Exception:  # the deal is committed: its answer must not fail now
-        current_app.logger.exception("the page after deal %d was not drawn", recorded.number)
 
 
 def _drawn(token: str, just: dict[str, Any] | None = None) -> str:
@@ -300,7 +275,6 @@ def deal(token: str) -> Page:
     filled = home.completed(values, rules)
     if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
         return _deal_page(game, filled, number=number, scored=scored)
-    confirming = game.confirm_deals  # read now: the write's commit expires `game`
     try:
         if request.form.get("action") == "preview":  # the typed deal read alone
             after = service.with_next(scored, entered)
@@ -360,10 +334,6 @@ def deal(token: str) -> Page:
             "number": added.number,
             "version": added.version,
         }
-        shared = service.page_shared(
-            spectators=False, finished=added.finished, confirming=confirming
-        )
-        _draw_ahead(token, added, shared)
     return redirect(url_for("games.show", token=token))
 
 

@@ -350,9 +350,7 @@ def test_a_deal_is_recorded_without_reading_the_game_again_after_its_commit(
     app: Flask, client: FlaskClient
 ) -> None:
     """The commit expires the game; the view used to read its number and version
-    back from it, which loaded the game and every deal again (issue 19). After the
-    commit it reads the game's row once, to draw the new version's page ahead, and
-    no deal (they are kept with the version it wrote)."""
+    back from it, which loaded the game and every deal again (issue 19)."""
     from sqlalchemy import event
 
     token = new_game(client, "boulmous", PLAYERS)
@@ -374,90 +372,10 @@ def test_a_deal_is_recorded_without_reading_the_game_again_after_its_commit(
     inserts = [n for n, statement in enumerate(said) if statement.startswith("INSERT INTO deal")]
     assert inserts, said
     after = said[inserts[-1] + 1 :]
-    assert not [s for s in after if "FROM deal" in s or "JOIN deal" in s], after
-    assert len([s for s in after if "FROM game" in s]) <= 1, after
+    assert not [s for s in after if "FROM deal" in s or "FROM game" in s], after
     # What the phone is then shown: deal 4 recorded, with its undo.
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Donne 4 enregistrée." in page
-
-
-def test_the_post_draws_the_page_of_the_version_it_wrote(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The page every phone of the table is served at the new version is drawn by
-    the post that wrote it, before its answer: the live follow finds it drawn when
-    it first sees the version (drawn by the phone's next request, it came late on a
-    server behind, and the follow had other phones reload it: issue 19). The
-    phone's next request is then served that page, with its undo, not a drawing."""
-    from referee.web import games as views
-
-    token = new_game(client, "boulmous", PLAYERS)
-    deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0))
-    client.get(f"/g/{token}")
-    drawings: list[str] = []
-    real = views._drawn
-
-    def drawn(token: str, just: Any = None) -> str:
-        drawings.append(token)
-        return real(token, just)
-
-    monkeypatch.setattr(views, "_drawn", drawn)
-    assert deal(client, token, passed=1).status_code == 302
-    assert drawings == [token]
-    kept = app.extensions["page_cache"]
-    assert any(kept.held(("edit", token, 2, lang)) is not None for lang in ("fr", "en"))
-    page = client.get(f"/g/{token}").get_data(as_text=True)
-    assert drawings == [token]  # served as drawn by the post
-    assert "Donne 2 enregistrée." in page
-
-
-def test_a_post_whose_page_cannot_be_drawn_still_records_its_deal(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The deal is committed before its page is drawn: a drawing that fails is
-    logged and left to the phone's next request, the deal recorded all the same."""
-    from referee.web import games as views
-
-    token = new_game(client, "boulmous", PLAYERS)
-
-    def broken(token: str, just: Any = None) -> str:
-        raise RuntimeError("no page")
-
-    monkeypatch.setattr(views, "_drawn", broken)
-    assert (
-        deal(client, token, taker=1, bid=4, contract="spades", **tricks(1, 4, 1, 0)).status_code
-        == 302
-    )
-    monkeypatch.undo()
-    page = client.get(f"/g/{token}").get_data(as_text=True)
-    assert "Donne 1 enregistrée." in page
-    assert len(client.get(f"/g/{token}/export.json").get_json()["deals"]) == 1
-
-
-def test_a_deal_that_ends_the_game_draws_no_page_ahead(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A finished game's page is each phone's own ("same table again" is a form):
-    nothing is drawn for the table at the version that ended it."""
-    from referee.web import games as views
-
-    token = new_game(client, "boulmous", PLAYERS, rule_target="5")
-    drawings: list[str] = []
-    real = views._drawn
-
-    def drawn(token: str, just: Any = None) -> str:
-        drawings.append(token)
-        return real(token, just)
-
-    monkeypatch.setattr(views, "_drawn", drawn)
-    # Ana's boulmous of 6 tricks: 6 points, over the 5 the game is played to.
-    answer = deal(client, token, taker=0, bid="boulmous", contract="no-trump", **tricks(6, 0, 0, 0))
-    assert answer.status_code == 302
-    with app.app_context():
-        state = service.state_of(token)
-    assert state is not None
-    assert state[1]  # finished
-    assert drawings == []
 
 
 def test_a_game_read_while_another_phone_writes_is_one_state_of_it(
