@@ -146,20 +146,25 @@ def test_the_deal_form_and_the_new_page_build_no_deal_object(
     assert deals_built == []
 
 
-def test_the_deal_form_scores_the_game_once(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def digests(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of deals of each record digested (`_state_key`) from now on."""
+    real = service._state_key
+    counted: list[int] = []
+
+    def digest(record: dict[str, Any]) -> bytes:
+        counted.append(len(record["deals"]))
+        return real(record)
+
+    monkeypatch.setattr(service, "_state_key", digest)
+    return counted
+
+
+def test_the_deal_form_scores_the_game_once(client: FlaskClient, digests: list[int]) -> None:
     """The form's view hands its one scoring to the page it draws: each scoring
     digests the whole record again (five a form before, issue 19)."""
     token = _three_deals(client)
-    real = service._state_key
-    digests: list[int] = []
-
-    def counted(record: dict[str, Any]) -> bytes:
-        digests.append(len(record["deals"]))
-        return real(record)
-
-    monkeypatch.setattr(service, "_state_key", counted)
+    digests.clear()
     with client.application.app_context():
         service._reads().clear()  # as another worker's form: nothing of it kept here
     assert client.get(f"/g/{token}/deal").status_code == 200
@@ -282,7 +287,7 @@ def deal_reads(app: Flask) -> Iterator[list[str]]:
 
 
 def test_a_deals_post_and_the_page_and_form_after_it_read_no_deals(
-    client: FlaskClient, deal_reads: list[str], monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, deal_reads: list[str], digests: list[int]
 ) -> None:
     """A table's deal: its form, its post and the page after it read the same game.
     The deals of the version the post writes are kept with it (`_reads`): the page
@@ -290,14 +295,7 @@ def test_a_deals_post_and_the_page_and_form_after_it_read_no_deals(
     record's digest is made once, by the post (issue 19)."""
     token = _three_deals(client)
     assert client.get(f"/g/{token}/deal").status_code == 200
-    real = service._state_key
-    digests: list[int] = []
-
-    def counted(record: dict[str, Any]) -> bytes:
-        digests.append(len(record["deals"]))
-        return real(record)
-
-    monkeypatch.setattr(service, "_state_key", counted)
+    digests.clear()
     deal_reads.clear()
     assert deal(client, token, passed=1).status_code == 302
     page = client.get(f"/g/{token}")
