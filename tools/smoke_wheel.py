@@ -7,7 +7,7 @@ French catalogue, the fonts, the migrations), installs it in a throwaway virtual
 environment outside the checkout, and from a folder that has nothing of Referee:
 
 - `referee --version` and `python -m referee --version`;
-- `referee score` and `referee pdf` (in French) on a shared example;
+- `referee score` and `referee pdf` (in French) on an example record of examples/;
 - `PORT=… referee serve` with no data folder named: the database and the key land
   in the per-user default (`$HOME/.local/share/referee`), nothing in the
   environment; the home page in French, a static file, a new game, a deal, its
@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # the HTTP phone of the server tests
-EXAMPLE = ROOT.parent / "shared" / "examples" / "boulmous-with-stake.json"
+EXAMPLE = ROOT / "examples" / "boulmous-with-stake.json"
 #: What a wheel must hold besides Python.
 CONTENTS = (
     "referee/share/templates/_macros.html",

@@ -5,7 +5,7 @@ The scoreboard keeps each drawn history row under a digest of the record up to i
 deal (`web/board.prefix_digests`, issue 19): a new deal draws one row, and a
 correction draws its deal's row and those after it. That holds only if no game
 scores or explains a deal from a later one: checked here for every game, on the
-shared examples and on random whole games (a win, capots, manches, moons, five
+examples and on random whole games (a win, capots, manches, moons, five
 hands), by scoring each prefix of a record apart."""
 
 from __future__ import annotations

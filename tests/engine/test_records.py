@@ -21,6 +21,7 @@ from referee.engine.records import (
     score_record,
     standings_json,
 )
+from tests.conftest import EXAMPLES
 from tests.engine.helpers import PASSED, boulmous_record, played
 from tests.engine.strategies import boulmous_games
 
@@ -40,24 +41,34 @@ def _matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _example_names(examples: Path) -> list[str]:
-    return sorted(p.name for p in examples.glob("*.json") if not p.name.endswith(".expected.json"))
+def _example_names() -> list[str]:
+    return sorted(
+        p.name.removesuffix(".json")
+        for p in EXAMPLES.glob("*.json")
+        if not p.name.endswith(".expected.json")
+    )
 
 
-def test_shared_examples_of_implemented_games(examples_dir: Path) -> None:
-    checked = 0
-    for name in _example_names(examples_dir):
-        data = json.loads((examples_dir / name).read_text(encoding="utf-8"))
-        if data["game"] not in GAMES:
-            continue
-        expected = json.loads((examples_dir / name.replace(".json", ".expected.json")).read_text())
-        out = standings_json(score_record(load_record((examples_dir / name).read_bytes())))
-        assert _matches(expected, out), name
-        money = out.get("money")
-        if isinstance(money, dict):
-            _check_transfers_settle(money)
-        checked += 1
-    assert checked >= 1
+@pytest.mark.parametrize("name", _example_names())
+def test_examples_score_as_expected(name: str) -> None:
+    """Each record of `examples/` scores as its `.expected.json` says (the fields it
+    shows; money transfers are free in form but must settle the balances)."""
+    expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text(encoding="utf-8"))
+    out = standings_json(score_record(load_record((EXAMPLES / f"{name}.json").read_bytes())))
+    assert _matches(expected, out), name
+    money = out.get("money")
+    if isinstance(money, dict):
+        _check_transfers_settle(money)
+
+
+def test_examples_cover_every_game() -> None:
+    """`examples/` holds a few records of each game, each with its expected standings."""
+    games = [
+        json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))["game"]
+        for name in _example_names()
+    ]
+    assert all(games.count(game) >= 3 for game in GAMES), games
+    assert all((EXAMPLES / f"{name}.expected.json").is_file() for name in _example_names())
 
 
 def _check_transfers_settle(money: dict[str, Any]) -> None:
@@ -184,7 +195,8 @@ def test_standings_json_leaves_out_what_a_game_does_not_have() -> None:
 def test_stakes_by_the_point_in_a_record() -> None:
     """`stake_per: "point"` is read, scored by the point as the game stands, written
     back, and the standings' money says so; "game" stays the default, not written."""
-    from tests.engine.helpers import bombu_record
+    from tests.conftest import EXAMPLES
+from tests.engine.helpers import bombu_record
 
     record = boulmous_record([played(1, 4, [1, 4, 1, 0])], stake="0.10", stake_per="point")
     parsed = load_record(json.dumps(record).encode())

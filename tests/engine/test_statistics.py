@@ -1,5 +1,5 @@
 """A table's statistics (engine/statistics.py and each game's `tally`), against small
-tables counted by hand: the three shared examples played by one table's people."""
+tables counted by hand: three examples (examples/) played by one table's people."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_bombu_tally_capot_reussite_and_points_per_contract() -> None:
 
 
 def three_games() -> list[Played]:
-    """The shared examples at one table: Boulmous for money (finished, Ana wins), the
+    """Three examples at one table: Boulmous for money (finished, Ana wins), the
     Pitch moon (Bruno & Élodie win), Bombu's first manche (not finished)."""
     return [
         example("boulmous-with-stake", ["Ana", "Bruno", "Chloé", "Driss"]),

@@ -1,6 +1,6 @@
 """Mutated valid posts and records, for the fuzz tests and `bench/fuzz.py`.
 
-Each example starts from something the app accepts (a shared example record, a
+Each example starts from something the app accepts (an example record of examples/, a
 deal form that records) and breaks it in one or a few places: a value swapped for
 a huge or deep one, unicode the app cannot store, a field removed or added.
 """
@@ -56,7 +56,7 @@ JSON_VALUES = st.recursive(
 
 
 def example_records() -> list[dict[str, Any]]:
-    """The shared example records (never their expected standings)."""
+    """The example records of examples/ (never their expected standings)."""
     return [
         json.loads(path.read_text(encoding="utf-8"))
         for path in sorted(Path(EXAMPLES).glob("*.json"))

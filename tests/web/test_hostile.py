@@ -172,7 +172,7 @@ FUZZ = settings(
 def test_mutated_records_are_refused_with_a_message(
     app: Flask, client: FlaskClient, caplog: pytest.LogCaptureFixture, data: bytes
 ) -> None:
-    """A shared example broken in a few places: imported, or refused with a message."""
+    """An example record broken in a few places: imported, or refused with a message."""
     app.config["RATE_LIMITS"] = {}
     response = client.post(
         "/import", data={"record": (io.BytesIO(data), "r.json")}, content_type="multipart/form-data"

@@ -231,7 +231,7 @@ def test_a_deal_appended_to_a_shown_game_another_phone_wrote_to_goes_after_it(
 def test_a_deal_appended_to_a_shown_game_is_stored_as_the_whole_game_stores_it(
     app: Flask, examples_dir: Path, example: str
 ) -> None:
-    """Each game's last deal of a shared example, appended to the game read to be
+    """Each game's last deal of an example, appended to the game read to be
     shown: stored as the same canonical deal, scored the same, remembered with the
     same outcome, as the whole game replayed (`add_deal` without `shown`)."""
     record = json.loads((examples_dir / example).read_text())

@@ -28,7 +28,7 @@ def new_table(client: FlaskClient, name: str = "Tuesday club") -> str:
 
 
 def imported(client: FlaskClient, example: str, **changes: Any) -> str:
-    """A shared example, changed, imported as a game of its own: its token."""
+    """An example record, changed, imported as a game of its own: its token."""
     record = json.loads((EXAMPLES / f"{example}.json").read_text())
     record.update(changes)
     data = json.dumps(record).encode()
@@ -53,7 +53,7 @@ def version_of(page: str) -> str:
 
 
 def evening_of_three(client: FlaskClient) -> tuple[str, list[str]]:
-    """The shared examples at one table, on one day: Boulmous at 2 € a game (finished:
+    """Three examples at one table, on one day: Boulmous at 2 € a game (finished:
     Ana 14, Bruno −4, Chloé −4, Driss −6), Pitch's moon (no stake), Bombu's first
     manche at 0.10 € a point (scores 100, −30, 170, 80 for Bruno, Chloé, Driss, Ana)."""
     table = new_table(client)
