@@ -9,24 +9,33 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import faulthandler
 import gc
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from referee import __version__
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.messages import language
-from referee.engine.records import load_record, score_record, standings_json
+from referee.engine.records import (
+    MAX_DEPTH,
+    MAX_RECORD_BYTES,
+    decode_json,
+    load_record,
+    score_record,
+    standings_json,
+)
 
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1
@@ -43,6 +52,44 @@ WORKER_CONNECTIONS: Final = 4000
 
 #: Threads per server worker (`referee serve --threads`).
 THREADS: Final = 4
+#: At most this many server workers, and threads per worker: more is a typo.
+MAX_WORKERS: Final = 64
+MAX_THREADS: Final = 256
+#: Exit status of a command that stopped on a cause nobody foresaw (said in one line).
+UNEXPECTED: Final = 3
+
+#: What the command line says of its arguments, in the user's language; argparse's
+#: own messages are read back into these (`Parser.error`).
+_USAGE: Final = {
+    "required": N_("missing: {names}"),
+    "unrecognized": N_("not understood: {names}"),
+    "choice": N_("{argument}: {value} is not one of {choices}"),
+    "number": N_("{argument}: {value} is not a whole number"),
+    "one_value": N_("{argument} needs a value"),
+    "argument": N_("{argument}: {message}"),
+    "port": N_("{value} is not a port: a whole number from 1 to 65535"),
+    "count": N_("{value} is not a whole number from 1 to {high}"),
+    "help": N_("(`{prog} --help` says more)"),
+}
+_CANNOT_LISTEN: Final = N_("cannot listen on {host} port {port}: {reason}")
+_CANNOT_USE_DATA: Final = N_("cannot use the data folder {path}: {reason}")
+_NO_DATABASE: Final = N_("the database cannot be reached: {reason}")
+_UNEXPECTED: Final = N_("stopped by an unexpected error ({kind}): {reason}")
+_INTERRUPTED: Final = N_("interrupted")
+#: The system's reasons (errno) in the user's words; others as the system says them.
+_REASONS: Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EEXIST: N_("a file of that name is in the way"),
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EADDRINUSE: N_("another program listens there"),
+    errno.EADDRNOTAVAIL: N_("this machine has no such address"),
+}
 
 
 def user_language(option: str | None, environ: os._Environ[str] | dict[str, str]) -> str:
@@ -53,6 +100,14 @@ def user_language(option: str | None, environ: os._Environ[str] | dict[str, str]
         if environ.get(name):
             return language(environ[name])
     return language(None)
+
+
+def reason(error: OSError, lang: str) -> str:
+    """Why the system refused, in the user's words where the reason is a common one."""
+    known = _REASONS.get(error.errno) if error.errno is not None else None
+    if known is not None:
+        return translate(lang, known)
+    return error.strerror or str(error) or type(error).__name__
 
 
 def _read(path: str, stdin: TextIO) -> bytes:
@@ -70,8 +125,8 @@ def _scored_file(
     try:
         data = _read(path, stdin)
     except OSError as error:
-        reason = error.strerror or str(error)
-        print(translate(lang, _CANNOT_READ).format(path=path, reason=reason), file=stderr)
+        why = reason(error, lang)
+        print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
         return UNREADABLE
     try:
         record = load_record(data)
@@ -130,7 +185,7 @@ def explain_command(
 
 def judge_command(
     game: str,
-    trump: str,
+    trump: str | None,
     players: int | None,
     rules: str | None,
     cards: Sequence[str],
@@ -141,8 +196,9 @@ def judge_command(
 ) -> int:
     """Name the card that wins a trick of `cards` (in the order played, from the
     lead): its position from 1, and in Pitch who takes each point card; or (`as_json`)
-    `{"winner": i, "points": {card: i}}`, positions from 0. Exit 1 with a message
-    for a card, a count, a trump or house rules that cannot be."""
+    `{"winner": i, "points": {card: i}}`, positions from 0. `trump` is None for a
+    game played without one (Bombu), which refuses any. Exit 1 with a message for a
+    card, a count, a trump or house rules that cannot be."""
     from referee.engine import GAMES
     from referee.engine.errors import problem
     from referee.web.homes import home_of
@@ -158,23 +214,30 @@ def judge_command(
     engine = GAMES[game]
     count = players if players is not None else engine.player_counts[0]
     if count not in engine.player_counts:
-        expected = " or ".join(str(n) for n in engine.player_counts)
         return refuse(
-            RulesError([problem("players_count", "players", count=count, expected=expected)])
+            RulesError(
+                [problem("players_count", "players", count=count, expected=engine.player_counts)]
+            )
         )
+    # The game says whether it has a trump (its judge's choices): none, none is taken.
+    trumps = home_of(game).judge_trumps
+    if trumps and trump is None:
+        return refuse(RulesError([problem("trump_missing", "trump", choices=trumps)]))
+    if not trumps and trump is not None:
+        return refuse(RulesError([problem("trump_none", "trump", value=trump)]))
+    if trump is not None and trump not in trumps:
+        return refuse(RulesError([problem("trump_unknown", "trump", value=trump)]))
     try:
-        raw = json.loads(rules) if rules else {}
-        if not isinstance(raw, dict):
-            raise ValueError("not an object")
-    except ValueError:
+        raw = decode_json(rules or "{}", MAX_RECORD_BYTES, MAX_DEPTH)
+    except RulesError:
+        raw = None  # not JSON, too deep: the house rules cannot be read, said below
+    if not isinstance(raw, dict):
         return refuse(RulesError([problem("not_object", "rules")]))
     try:
         parsed = engine.parse_rules(raw)
-        verdict = home_of(game).judge(trump, list(cards), parsed, count)
+        verdict = home_of(game).judge(trump or "", list(cards), parsed, count)
     except RulesError as error:
         return refuse(error)
-    except ValueError:
-        return refuse(RulesError([problem("trump_unknown", "trump", value=trump)]))
     points = {str(card): seat for card, seat in verdict.get("points", [])}
     if as_json:
         out: dict[str, object] = {"winner": verdict["winner"]}
@@ -203,8 +266,7 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
         data = _read(path, stdin)
     except OSError as error:
         print(
-            translate(lang, _CANNOT_READ).format(path=path, reason=error.strerror or error),
-            file=stderr,
+            translate(lang, _CANNOT_READ).format(path=path, reason=reason(error, lang)), file=stderr
         )
         return UNREADABLE
     from flask_babel import force_locale
@@ -229,10 +291,8 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
         with open(output, "wb") as handle:
             handle.write(pdf)
     except OSError as error:
-        print(
-            translate(lang, _CANNOT_WRITE).format(path=output, reason=error.strerror or error),
-            file=stderr,
-        )
+        why = reason(error, lang)
+        print(translate(lang, _CANNOT_WRITE).format(path=output, reason=why), file=stderr)
         return UNREADABLE
     return 0
 
@@ -260,24 +320,41 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
     brought up to date. A restore creates or upgrades the schema first, then reports
     every file it skipped; it exits 1 when any was skipped or the folder is missing.
     """
-    from referee.app import create_app, schema_is_current
+    from referee.app import schema_is_current
     from referee.services import backup
 
-    app = create_app({"AUTO_UPGRADE": which == "restore"})
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        print(_say("no_folder", lang, folder=folder), file=stderr)
+        return UNREADABLE
+    app = open_app({"AUTO_UPGRADE": which == "restore"}, lang, stderr)
+    if isinstance(app, int):
+        return app
     with app.app_context():
         if which == "backup":
             if not schema_is_current(app):
                 print(_say("old_schema", lang), file=stderr)
                 return INVALID
-            count, failed = backup.backup(Path(folder), lang)
+            try:
+                count, failed = backup.backup(target, lang)
+            except OSError as error:
+                why = reason(error, lang)
+                print(translate(lang, _CANNOT_WRITE).format(path=folder, reason=why), file=stderr)
+                return UNREADABLE
             for item in failed:
                 print(_say("not_written", lang, name=item.name, reason=item.detail), file=stderr)
             print(_say("written", lang, count=count, folder=folder), file=stdout)
             return INVALID if failed else 0
         try:
-            report = backup.restore(Path(folder), lang)
+            report = backup.restore(target, lang)
         except FileNotFoundError:
             print(_say("no_folder", lang, folder=folder), file=stderr)
+            return UNREADABLE
+        except OSError as error:
+            print(
+                translate(lang, _CANNOT_READ).format(path=folder, reason=reason(error, lang)),
+                file=stderr,
+            )
             return UNREADABLE
         for item in report.skipped:
             print(item.message(lang), file=stderr)
@@ -294,32 +371,112 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
         return INVALID if report.skipped else 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: one subcommand per task."""
-    parser = argparse.ArgumentParser(prog="referee", description="Referee: card game scores.")
+def open_app(config: dict[str, Any], lang: str, stderr: TextIO) -> Any:
+    """The app on its data folder, or the exit status, said in one line when the
+    folder cannot be made or used (a database that cannot be reached: `main`)."""
+    from referee.app import create_app
+
+    try:
+        return create_app(config)
+    except OSError as error:
+        from referee.paths import data_dir
+
+        where = getattr(error, "filename", None) or data_dir()
+        print(
+            translate(lang, _CANNOT_USE_DATA).format(path=where, reason=reason(error, lang)),
+            file=stderr,
+        )
+        return UNREADABLE
+
+
+class UsageError(Exception):
+    """Arguments the command line cannot take: its one line, in the user's language."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, its refusals raised as one line in the user's language (`UsageError`)
+    instead of a usage block in English."""
+
+    #: argparse's messages (Python 3.11 to 3.13), read back into `_USAGE`.
+    _KNOWN: Final = (
+        (re.compile(r"the following arguments are required: (?P<names>.+)"), "required"),
+        (re.compile(r"unrecognized arguments: (?P<names>.+)"), "unrecognized"),
+        (
+            re.compile(
+                r"argument (?P<argument>\S+): invalid choice: (?P<value>.+?) "
+                r"\(choose from (?P<choices>.+)\)"
+            ),
+            "choice",
+        ),
+        (re.compile(r"argument (?P<argument>\S+): invalid int value: (?P<value>.+)"), "number"),
+        (re.compile(r"argument (?P<argument>\S+): expected one argument"), "one_value"),
+        (re.compile(r"argument (?P<argument>\S+): (?P<message>.+)"), "argument"),
+    )
+
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lang = lang
+
+    def error(self, message: str) -> NoReturn:
+        """Raise `message`, in the user's words, as a `UsageError`."""
+        for pattern, key in self._KNOWN:
+            found = pattern.fullmatch(message)
+            if found:
+                message = translate(self.lang, _USAGE[key]).format(**found.groupdict())
+                break
+        hint = translate(self.lang, _USAGE["help"]).format(prog=self.prog)
+        raise UsageError(f"{self.prog}: {message} {hint}")
+
+
+def _number_from(low: int, high: int, key: str, lang: str) -> Callable[[str], int]:
+    """An argument type: a whole number from `low` to `high`, else its message."""
+
+    def number(text: str) -> int:
+        value = text.strip()
+        if value.isascii() and value.lstrip("-").isdigit() and low <= int(value) <= high:
+            return int(value)
+        message = translate(lang, _USAGE[key]).format(value=repr(text)[:40], high=high)
+        raise argparse.ArgumentTypeError(message)
+
+    number.__name__ = key  # argparse names a failed type by it
+    return number
+
+
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command line: one subcommand per task; its refusals in `lang`."""
+    parser = Parser(prog="referee", description="Referee: card game scores.", lang=lang)
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
     parser.add_argument("--lang", choices=["fr", "en"], help="language of messages")
-    commands = parser.add_subparsers(dest="command", required=True)
-    score = commands.add_parser("score", help="print a game record's standings as JSON")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = commands.add_parser(name, help=text, lang=lang)
+        return made
+
+    score = command("score", "print a game record's standings as JSON")
     score.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     score.add_argument("--lang", choices=["fr", "en"], dest="score_lang", help=argparse.SUPPRESS)
-    explain = commands.add_parser("explain", help="print why each deal scored what it did")
+    explain = command("explain", "print why each deal scored what it did")
     explain.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     explain.add_argument("--json", action="store_true", help="a list of deals and their steps")
     explain.add_argument(
         "--lang", choices=["fr", "en"], dest="explain_lang", help=argparse.SUPPRESS
     )
-    judge = commands.add_parser("judge", help="say which card wins a trick")
+    judge = command("judge", "say which card wins a trick")
     judge.add_argument("game", help="boulmous, bombu or pitch")
     judge.add_argument(
         "cards", nargs="+", metavar="CARD", help="the cards, from the lead (AH, 10S…)"
     )
-    judge.add_argument("--trump", required=True, help="the trump (hearts, spades…; no-trump)")
-    judge.add_argument("--players", type=int, help="how many play (Pitch: 4 or 5)")
+    judge.add_argument(
+        "--trump", help="the trump (hearts, spades…; no-trump), for a game that has trumps"
+    )
+    judge.add_argument(
+        "--players", type=_number_from(1, 99, "count", lang), help="how many play (Pitch: 4 or 5)"
+    )
     judge.add_argument("--rules", help="house rules as JSON, as a record writes them")
     judge.add_argument("--json", action="store_true", help='{"winner": i, "points": {…}}')
     judge.add_argument("--lang", choices=["fr", "en"], dest="judge_lang", help=argparse.SUPPRESS)
-    pdf = commands.add_parser("pdf", help="print a game record's score sheet as PDF")
+    pdf = command("pdf", "print a game record's score sheet as PDF")
     pdf.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
     pdf.add_argument("-o", "--output", required=True, help="the PDF file to write")
     pdf.add_argument("--size", choices=["a4", "letter"], default="a4")
@@ -328,10 +485,13 @@ def build_parser() -> argparse.ArgumentParser:
         ("backup", "write every game of the database to DIR as record files"),
         ("restore", "load the record files of DIR into the database (no duplicates)"),
     ):
-        command = commands.add_parser(name, help=text)
-        command.add_argument("folder", metavar="DIR")
-        _data_option(command)
-    serve = commands.add_parser("serve", help="serve the table app (upgrades the database first)")
+        folder = command(name, text)
+        folder.add_argument("folder", metavar="DIR")
+        folder.add_argument(
+            "--lang", choices=["fr", "en"], dest=f"{name}_lang", help=argparse.SUPPRESS
+        )
+        _data_option(folder)
+    serve = command("serve", "serve the table app (upgrades the database first)")
     serve.add_argument(
         "--host",
         default=os.environ.get("HOST") or "127.0.0.1",
@@ -340,15 +500,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--port",
-        type=int,
+        type=_number_from(1, 65535, "port", lang),
         default=_port(os.environ.get("PORT")),
         help="the port (default: $PORT, else 5000)",
     )
-    serve.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 1))
-    serve.add_argument("--threads", type=int, default=THREADS)
+    serve.add_argument(
+        "--workers",
+        type=_number_from(1, MAX_WORKERS, "count", lang),
+        default=max(2, os.cpu_count() or 1),
+    )
+    serve.add_argument(
+        "--threads", type=_number_from(1, MAX_THREADS, "count", lang), default=THREADS
+    )
     serve.add_argument(
         "--access-log", action="store_true", help="log every request on standard output"
     )
+    serve.add_argument("--lang", choices=["fr", "en"], dest="serve_lang", help=argparse.SUPPRESS)
     _data_option(serve)
     return parser
 
@@ -394,8 +561,13 @@ def serve_command(
     threads: int,
     stdout: TextIO,
     access_log: bool = False,
+    lang: str = "en",
+    stderr: TextIO = sys.stderr,
 ) -> int:
     """Upgrade the database, then serve the app with gunicorn (a production WSGI server).
+
+    An address it cannot listen on, or a data folder it cannot use, is said in one
+    line on `stderr` (exit 2) before anything starts.
 
     Several worker processes use every core: one Python process serves a page at a
     time per core at best (the GIL), and measured here two processes of four threads
@@ -404,16 +576,22 @@ def serve_command(
     import segno
     from gunicorn.app.base import BaseApplication
 
-    from referee.app import create_app
     from referee.extensions import db
 
+    problem = listen_problem(host, port, lang)
+    if problem:
+        print(problem, file=stderr)
+        return UNREADABLE
     # Creates or upgrades the schema once, before the workers fork; sheets are drawn
     # in a process of their own so that no request waits behind one. The workers
     # share the pages they render through a folder of this server's own, removed
     # when it stops (referee.web.cache.SharedPages).
     shared = shared_folder()
     open_files(WORKER_CONNECTIONS + 256)  # a limit per process: each worker's own
-    app = create_app({"PDF_IN_PROCESS": False, "SHARED_PAGES": shared})
+    app = open_app({"PDF_IN_PROCESS": False, "SHARED_PAGES": shared}, lang, stderr)
+    if isinstance(app, int):
+        shutil.rmtree(shared, ignore_errors=True)
+        return app
     with app.app_context():
         database = db.engine.url.render_as_string(hide_password=True)
         db.engine.dispose()  # no connection may cross a fork
@@ -467,6 +645,27 @@ def serve_command(
     finally:
         shutil.rmtree(shared, ignore_errors=True)
     return 0
+
+
+def listen_problem(host: str, port: int, lang: str) -> str | None:
+    """Why the server could not listen on `host`:`port` (in use, no such address),
+    in one line; None when it can. gunicorn would say it in five retries' log lines."""
+    import socket
+
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _name, address = found[0]
+        with socket.socket(family, kind, proto) as probe:
+            # As gunicorn binds: a port left in TIME_WAIT by a stopped server is free.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except socket.gaierror:
+        why = translate(lang, _REASONS[errno.EADDRNOTAVAIL])
+    except OSError as error:
+        why = reason(error, lang)
+    else:
+        return None
+    return translate(lang, _CANNOT_LISTEN).format(host=host, port=port, reason=why)
 
 
 def open_files(wanted: int) -> int:
@@ -590,22 +789,84 @@ def collect_between_requests(now: Callable[[], float] = time.monotonic) -> int:
     return generation
 
 
+def asked_language(argv: Sequence[str], environ: os._Environ[str] | dict[str, str]) -> str:
+    """The language the command line asks for (`--lang X` anywhere, else the locale),
+    known before its arguments are parsed: their refusals are said in it too."""
+    option = None
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            option = argv[index + 1]
+        elif arg.startswith("--lang="):
+            option = arg.removeprefix("--lang=")
+    return user_language(option, environ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the `referee` command."""
-    args = build_parser().parse_args(argv)
+    """Run the `referee` command: whatever goes wrong is said in one line on standard
+    error, in the user's language, with a non-zero exit status; never a traceback
+    (`REFEREE_DEBUG=1` shows one, for a developer)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    lang = asked_language(argv, os.environ)
+    try:
+        args = build_parser(lang).parse_args(argv)
+        return _run(args, lang)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return UNREADABLE
+    except BrokenPipeError:
+        # The reader went away (`referee score x.json | head`): stop quietly, and
+        # point stdout at /dev/null so that the flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print(translate(lang, _INTERRUPTED), file=sys.stderr)
+        return 130
+    except Exception as error:  # the last guard: one line, never a traceback
+        if os.environ.get("REFEREE_DEBUG") == "1":
+            raise
+        print(unexpected(error, lang), file=sys.stderr)
+        return UNEXPECTED
+
+
+def unexpected(error: Exception, lang: str) -> str:
+    """An error no command foresaw, in one line: a database that cannot be reached, a
+    file the system refuses, or anything else by its kind."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    if isinstance(error, SQLAlchemyError):
+        lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+        return translate(lang, _NO_DATABASE).format(reason=lines[0] if lines else "?")
+    if isinstance(error, OSError):
+        text = reason(error, lang)
+        where = error.filename
+        text = f"{where}: {text}" if where else text
+    else:
+        lines = str(error).strip().splitlines()
+        text = lines[0][:200] if lines else ""
+    return translate(lang, _UNEXPECTED).format(kind=type(error).__name__, reason=text)
+
+
+def _run(args: argparse.Namespace, lang: str) -> int:
+    """Run the subcommand `args` asks for."""
     if getattr(args, "data", None):
         # The app reads its data folder from here (referee.paths.data_dir), in this
         # process and in the server's workers.
         os.environ["REFEREE_DATA"] = str(Path(args.data).expanduser().resolve())
     if args.command == "serve":
         return serve_command(
-            args.host, args.port, args.workers, args.threads, sys.stdout, args.access_log
+            args.host,
+            args.port,
+            args.workers,
+            args.threads,
+            sys.stdout,
+            args.access_log,
+            lang,
+            sys.stderr,
         )
     if args.command in ("backup", "restore"):
-        lang = user_language(args.lang, os.environ)
         return backup_command(args.command, args.folder, lang, sys.stdout, sys.stderr)
     if args.command == "judge":
-        lang = user_language(args.judge_lang or args.lang, os.environ)
         return judge_command(
             args.game,
             args.trump,
@@ -618,20 +879,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr,
         )
     if args.command == "explain":
-        lang = user_language(args.explain_lang or args.lang, os.environ)
         return explain_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "pdf":
-        lang = user_language(args.pdf_lang or args.lang, os.environ)
         return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)
-    lang = user_language(args.score_lang or args.lang, os.environ)
-    try:
-        return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
-    except BrokenPipeError:
-        # The reader went away (`referee score x.json | head`): stop quietly, and
-        # point stdout at /dev/null so that the flush at exit does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -50,7 +50,9 @@ def read_int(
         return None
     value = obj[key]
     if not is_int(value):
-        problems.append(problem("not_integer", key, value=value))
+        problems.append(
+            problem("not_integer" if value is not None else "missing", key, value=value)
+        )
         return None
     assert isinstance(value, int)
     if not low <= value <= high:
@@ -77,7 +79,9 @@ def seat_value(value: object, field: str, players: int, problems: list[Problem])
     """Check one seat number."""
     # `type() is int` also keeps out booleans; this runs for every point card of a hand.
     if type(value) is not int:
-        problems.append(problem("seat_not_integer", field, value=value))
+        # A seat left empty (`null`): the table is asked for the player.
+        code = "seat_not_integer" if value is not None else "seat_missing"
+        problems.append(problem(code, field, value=value))
         return None
     if not 0 <= value < players:
         problems.append(problem("seat_unknown", field, value=value, high=players - 1))
@@ -128,6 +132,9 @@ def read_choice(
     for choice in choices:
         if choice.value == value:
             return choice
+    if value is None:
+        problems.append(problem("missing", key))
+        return None
     problems.append(
         problem("unknown_choice", key, value=value, choices=tuple(c.value for c in choices))
     )
@@ -143,7 +150,9 @@ def read_bool(
         return None
     value = obj[key]
     if not isinstance(value, bool):
-        problems.append(problem("not_boolean", key, value=value))
+        problems.append(
+            problem("not_boolean" if value is not None else "missing", key, value=value)
+        )
         return None
     return value
 

@@ -22,23 +22,25 @@ _QUOTE_LIMIT: Final = 40
 #: code -> message id (English). Placeholders: {field} is the field in the player's
 #: words, {value} the bad input quoted; the others are numbers or names.
 MESSAGES: Final[dict[str, str]] = {
-    "bad_json": N_("the file is not valid JSON: {detail} (line {line}, column {column})"),
+    "bad_json": N_("the file cannot be read: it is damaged at line {line}, column {column}"),
     "bad_encoding": N_("the file is not UTF-8 text"),
-    "too_large": N_("the file is larger than {high} KB; a game record is far smaller"),
-    "too_deep": N_("the file is nested too deeply"),
+    "too_large": N_("the file is larger than {high} KB; a game's file is far smaller"),
+    "too_deep": N_("the file does not hold a game: its entries nest too deep"),
     "number_too_long": N_("the file holds a number of more than {high} digits; no game needs one"),
-    "not_json_value": N_("the file holds {value}, which is not a JSON value"),
+    "not_json_value": N_("the file holds {value}, which is not a number"),
     "text_unusable": N_("{field}: character {position} ({char}) cannot be stored or printed"),
     "file_text_unusable": N_(
         "the file holds a text whose character {position} ({char}) cannot be stored"
     ),
-    "record_not_object": N_("a game record is a JSON object ({{...}})"),
-    "format_unknown": N_('format {value} is not supported; expected "referee-game/1"'),
+    "record_not_object": N_("the file does not hold a game"),
+    "format_unknown": N_("this file is of a kind Referee cannot read as a game ({value})"),
     "game_unknown": N_("unknown game {value}; known games: {games}"),
     "trump_unknown": N_("{value} is not a trump of this game"),
-    "players_not_list": N_("players must be a list of {expected} names"),
-    "players_count": N_("this game needs {expected} players, the record has {count}"),
-    "player_name": N_("the player at seat {seat} needs a name, not {value}"),
+    "trump_missing": N_("which trump? One of: {choices}"),
+    "trump_none": N_("this game is played without trump, so {value} cannot be one"),
+    "players_not_list": N_("the game needs the names of its {expected} players"),
+    "players_count": N_("this game is played by {expected} players, not {count}"),
+    "player_name": N_("the player at seat {seat} needs a name"),
     "player_name_long": N_(
         "the name of the player at seat {seat} is longer than {high} characters"
     ),
@@ -51,53 +53,52 @@ MESSAGES: Final[dict[str, str]] = {
     "person_together": N_(
         "{name} and {other} played in the same game: they are two people, not one"
     ),
-    "table_not_object": N_("a table file is a JSON object ({{...}})"),
-    "table_format": N_('format {value} is not supported; expected "referee-table/1"'),
-    "table_field_unknown": N_("a table file has no field {value}"),
+    "table_not_object": N_("the file does not hold a table"),
+    "table_format": N_("this file is of a kind Referee cannot read as a table ({value})"),
+    "table_field_unknown": N_("a table's file holds nothing called {value}"),
     "table_aliases": N_(
-        "the table's aliases must map each typed name to a person's name, without a loop"
+        "each name merged at the table must lead to one person, without going round in a circle"
     ),
-    "table_games": N_("a table file lists its games (at most {high})"),
+    "table_games": N_("a table's file holds its games (at most {high})"),
     "rule_unknown": N_("unknown house rule {value}"),
-    "stake_not_string": N_('the stake must be written as text, like "0.50", not {value}'),
+    "stake_not_string": N_('the stake {value} is not written as an amount, like "0.50"'),
     "stake_malformed": N_(
         'the stake {value} is not an amount like "0.50" (digits, a point, two decimals at most)'
     ),
     "stake_too_high": N_("the stake {value} is more than {high}"),
     "stake_per_unknown": N_('stakes are paid per "game" or per "point", not {value}'),
     "currency_malformed": N_('the currency {value} is not a three-letter code like "EUR"'),
-    "place_malformed": N_("the place must be written as text, not {value}"),
+    "place_malformed": N_("the place {value} is not the name of a place"),
     "place_long": N_("the place is longer than {high} characters"),
     "date_malformed": N_('the date {value} is not a day like "2026-12-01"'),
     "stake_not_positive": N_("the stake {value} must be more than zero"),
     "stake_precision": N_("the stake {value} has more than {places} decimals"),
-    "deals_not_list": N_("deals must be a list"),
-    "deals_too_many": N_("the record has {count} deals, more than {high}"),
-    "not_object": N_("{field} must be a JSON object"),
-    "unknown_field": N_("unknown field {value}"),
+    "deals_not_list": N_("the deals cannot be read"),
+    "deals_too_many": N_("the game has {count} deals, more than {high}"),
+    "not_object": N_("{field} cannot be read"),
+    "unknown_field": N_("Referee does not know {value} here"),
     "missing": N_("{field} is missing"),
     "not_integer": N_("{field} must be a whole number, not {value}"),
     "out_of_range": N_("{field} {value} is out of range: {low} to {high}"),
-    "not_boolean": N_("{field} must be true or false, not {value}"),
+    "not_boolean": N_("{field} is either on or off, not {value}"),
     "unknown_choice": N_("{field}: {value} is not one of: {choices}"),
     "seat_not_integer": N_("{field} must be one of the players, not {value}"),
-    "seat_unknown": N_(
-        "{field}: there is no player {value} (a record numbers the players from 0 to {high})"
-    ),
-    "not_counts": N_("{field} must be a list of {players} numbers, one per player"),
+    "seat_missing": N_("{field}: choose a player"),
+    "seat_unknown": N_("{field} names a player who is not at this table"),
+    "not_counts": N_("{field}: one number per player is needed ({players})"),
     "counts_length": N_("{field}: {count} {count|number|numbers}, but one per player is {players}"),
     "count_range": N_(
         "{field} of the player at seat {seat}: {value} is not a number from 0 to {high}"
     ),
     "tricks_total": N_("tricks add up to {total}, a deal has {expected}"),
     "bid_range": N_('{field} {value} is not a bid: {low} to {high} tricks, or "boulmous"'),
-    "auction_not_list": N_('the auction must be a list of calls ("pass" or a bid), not {value}'),
+    "auction_not_list": N_('the auction is a series of calls, each "pass" or a bid, not {value}'),
     "auction_length": N_("the auction has {count} {count|call|calls}; one round has {players}"),
     "auction_not_rising": N_("call {call} of the auction, {value}, does not rise above {standing}"),
     "auction_all_passed": N_("everyone passed in the auction, yet the deal has a taker"),
     "auction_bid": N_("the auction ends at {auction}, but the bid is {bid}"),
     "auction_taker": N_("the highest bid of the auction was made by {name}, not by the taker"),
-    "passed_not_true": N_("passed must be true for a void deal, not {value}"),
+    "passed_not_true": N_("a void deal is one everyone passed: it cannot be marked {value}"),
     "passed_with_bid": N_("a void deal's auction has a bid; everyone must have passed"),
     "dealer_wrong": N_("the dealer is {name}, not {given}"),
     "after_win": N_("the game was won at deal {won_at}; no deal may follow"),
@@ -215,6 +216,10 @@ WORDS: Final[dict[str, str]] = {
 }
 
 _DEAL_PREFIX: Final = N_("deal {deal}: ")
+#: Between the last two of several numbers a player may choose from ("4 or 5").
+_OR: Final = N_("{some} or {last}")
+#: What a record's `null`, `true` and `false` are at the table.
+_CONSTANTS: Final = {None: N_("nothing"), True: N_("yes"), False: N_("no")}
 _INDEX: Final = re.compile(r"\[\d+\]")
 
 
@@ -231,7 +236,7 @@ def field_label(field: str | None, lang: str) -> str:
     base = _INDEX.sub("", field).rsplit(".", 1)[-1]
     names = FIELD_NAMES.get(base) or WORDS.get(base)
     if names is None:
-        return field
+        return base.replace("_", " ")  # never the file's path: its last word
     return translate(lang, names, "field" if base in FIELD_NAMES else None)
 
 
@@ -291,6 +296,8 @@ def render(
     for key in ("value", "expected", "contract", "card", "given"):
         if key in values:
             values[key] = _words(values[key], lang, quoted=key == "value")
+    if isinstance(params.get("expected"), tuple):
+        values["expected"] = alternatives(params["expected"], lang)
     choices = values.get("choices")
     if isinstance(choices, tuple):
         values["choices"] = ", ".join(str(_words(c, lang, quoted=True)) for c in choices)
@@ -306,11 +313,22 @@ def render(
 
 
 def _words(value: object, lang: str, quoted: bool) -> object:
-    """A record key (a contract, a point card, a trump) in the player's words; any
-    other input quoted as it was given (when `quoted`)."""
+    """A record key (a contract, a point card, a trump) in the player's words, and
+    `null`, `true`, `false` as the table says them; any other input quoted as it
+    was given (when `quoted`)."""
     if isinstance(value, str) and value in WORDS:
         return translate(lang, WORDS[value])
+    if quoted and (value is None or isinstance(value, bool)):
+        return translate(lang, _CONSTANTS[value])
     return quote(value) if quoted else value
+
+
+def alternatives(choices: tuple[object, ...], lang: str) -> str:
+    """`(4, 5)` as "4 or 5" ("4 ou 5"); one choice alone as itself."""
+    texts = [str(choice) for choice in choices]
+    if len(texts) < 2:
+        return "".join(texts)
+    return translate(lang, _OR).format(some=", ".join(texts[:-1]), last=texts[-1])
 
 
 _PLURAL: Final = re.compile(r"\{(\w+)\|([^|{}]*)\|([^{}]*)\}")

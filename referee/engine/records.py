@@ -191,7 +191,7 @@ def _parse_players(
     raw: object, counts: tuple[int, ...], problems: list[Problem]
 ) -> tuple[str, ...] | None:
     """Names in clockwise seat order: non-empty, distinct, short enough for a score sheet."""
-    expected = " or ".join(str(n) for n in counts)
+    expected = tuple(counts)  # said "4 or 5" in the player's language
     if not isinstance(raw, list):
         problems.append(problem("players_not_list", "players", value=raw, expected=expected))
         return None

@@ -57,7 +57,7 @@ REASONS: Final[dict[str, str]] = {
     "not_token": N_("its name is not a game link of this app"),
     "missing": N_("the file is missing"),
     "unreadable": N_("the file cannot be read: {detail}"),
-    "record": N_("the record is refused: {detail}"),
+    "record": N_("the game is refused: {detail}"),
     "meta": N_("its .meta.json file is damaged: {detail}"),
     "manifest": N_("the manifest is damaged: {detail}"),
     "conflict": N_("a game of the database already uses one of its links"),

@@ -12,13 +12,13 @@ import pytest
 from referee.cli import judge_command, main
 
 #: The message codes these tests reach (tests/engine/test_errors.py checks them all).
-JUDGE_CODES = {"trump_unknown"}
+JUDGE_CODES = {"trump_unknown", "trump_missing", "trump_none"}
 
 
 def judge(
     *cards: str,
     game: str = "boulmous",
-    trump: str = "hearts",
+    trump: str | None = "hearts",
     lang: str = "en",
     players: int | None = None,
     rules: str | None = None,
@@ -35,11 +35,11 @@ def judge(
         ("boulmous", "hearts", ["JD", "JH", "AH", "9H"], 1),  # the right bower
         ("boulmous", "hearts", ["AH", "JD", "KH"], 1),  # the left bower: the same-colour jack
         ("boulmous", "no-trump", ["9S", "AS", "JS"], 1),  # no trump: the suit led's order
-        ("bombu", "no-trump", ["KS", "10S", "AD"], 1),  # the 10 above the king
+        ("bombu", None, ["KS", "10S", "AD"], 1),  # the 10 above the king
         ("pitch", "hearts", ["2H", "3H", "AH"], 2),
     ],
 )
-def test_the_winning_card(game: str, trump: str, cards: list[str], winner: int) -> None:
+def test_the_winning_card(game: str, trump: str | None, cards: list[str], winner: int) -> None:
     status, out, err = judge(*cards, game=game, trump=trump, as_json=True)
     assert (status, err) == (0, "")
     assert json.loads(out)["winner"] == winner
@@ -72,10 +72,13 @@ def test_the_verdict_in_words_in_both_languages() -> None:
     [
         (["JD"], {"trump": "purple"}, '"purple" is not a trump of this game'),
         (["AH", "AH"], {"game": "pitch"}, "appears twice"),
-        (["AH"], {"game": "pitch", "players": 3}, "This game needs 4 or 5 players"),
+        (["AH"], {"game": "pitch", "players": 3}, "This game is played by 4 or 5 players, not 3"),
         (["AH"], {"game": "chess"}, 'Unknown game "chess"'),
-        (["AH"], {"game": "pitch", "rules": "[1]"}, "rules must be a JSON object"),
+        (["AH"], {"game": "pitch", "rules": "[1]"}, "House rules cannot be read"),
         (["ZZ"], {}, "ZZ"),
+        # The game says whether it has a trump: Boulmous asks for one, Bombu takes none.
+        (["JD"], {"trump": None}, "Which trump? One of: spades, hearts"),
+        (["KS"], {"game": "bombu", "trump": "hearts"}, "played without trump, so hearts"),
     ],
 )
 def test_what_cannot_be_is_refused(
@@ -87,5 +90,7 @@ def test_what_cannot_be_is_refused(
 
 
 def test_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["judge", "bombu", "--trump", "no-trump", "KS", "10S", "--json"]) == 0
+    assert main(["judge", "bombu", "KS", "10S", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"winner": 1}
+    assert main(["judge", "bombu", "--trump", "no-trump", "KS", "10S"]) == 1
+    assert "without trump" in capsys.readouterr().err

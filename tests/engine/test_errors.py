@@ -39,7 +39,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "unknown_field",
         "notes",
         None,
-        'Unknown field "notes"',
+        'Referee does not know "notes" here',
     ),
     ("bad-format", _with(format="referee-game/2"), "format_unknown", "format", None, None),
     (
@@ -57,7 +57,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "players_count",
         "players",
         None,
-        "This game needs 4 players, the record has 3",
+        "This game is played by 4 players, not 3",
     ),
     ("empty-name", _with(players=["A", " ", "C", "D"]), "player_name", "players[1]", None, None),
     (
@@ -82,7 +82,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "seat_unknown",
         "first_dealer",
         None,
-        "First dealer: there is no player 4 (a record numbers the players from 0 to 3)",
+        "First dealer names a player who is not at this table",
     ),
     ("first-dealer-text", _with(first_dealer="0"), "seat_not_integer", "first_dealer", None, None),
     ("rules-not-object", _with(rules=[]), "not_object", "rules", None, None),
@@ -193,7 +193,15 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "seat_unknown",
         "taker",
         1,
-        "deal 1: taker: there is no player 4 (a record numbers the players from 0 to 3)",
+        "deal 1: taker names a player who is not at this table",
+    ),
+    (
+        "taker-left-empty",
+        _deal({**played(2, 4, [1, 0, 4, 1]), "taker": None}),
+        "seat_missing",
+        "taker",
+        1,
+        "deal 1: taker: choose a player",
     ),
     (
         "unknown-contract",

@@ -464,7 +464,7 @@ ERRORS: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "players_count",
         "players",
         None,
-        "This game needs 4 or 5 players, the record has 6",
+        "This game is played by 4 or 5 players, not 6",
     ),
     (
         "unknown-flag",

@@ -195,8 +195,7 @@ def test_standings_json_leaves_out_what_a_game_does_not_have() -> None:
 def test_stakes_by_the_point_in_a_record() -> None:
     """`stake_per: "point"` is read, scored by the point as the game stands, written
     back, and the standings' money says so; "game" stays the default, not written."""
-    from tests.conftest import EXAMPLES
-from tests.engine.helpers import bombu_record
+    from tests.engine.helpers import bombu_record
 
     record = boulmous_record([played(1, 4, [1, 4, 1, 0])], stake="0.10", stake_per="point")
     parsed = load_record(json.dumps(record).encode())
