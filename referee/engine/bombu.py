@@ -1,7 +1,8 @@
 """Bombu provençal: four manches of six penalty contracts, capots, and the Réussite.
 
-Rule text: `shared/seeds/001_c652201a1e5c7cdb.txt`; rulings: `shared/RULINGS.md`;
-the project's reading, with the seed sentence behind each rule: `docs/RULES.md`.
+The rules, every ruling and the sentence of the rule text behind each:
+`docs/RULES.md`, section "Bombu provençal"; the deals and house rule as a record
+writes them: `docs/RECORD-FORMAT.md`, "Deals: Bombu provençal".
 Points are bad points: the lowest total after 24 deals wins.
 """
 
@@ -111,7 +112,7 @@ class Rules:
     contract_order: ContractOrder = ContractOrder.FREE
 
 
-#: The house rule (RULINGS.md), its default in `Rules`.
+#: The house rule (docs/RULES.md, "Bombu provençal"), its default in `Rules`.
 FLAGS: Final = (
     Flag(
         "contract_order",

@@ -1,7 +1,8 @@
 """Boulmous: four players, 24 cards, bids of 3 to 6 tricks, boîtes, first to 21.
 
-Rule text: `shared/seeds/000_52c06670bb49f5a7.txt`; rulings: `shared/RULINGS.md`;
-the project's reading, with the seed sentence behind each rule: `docs/RULES.md`.
+The rules, every ruling and the sentence of the rule text behind each:
+`docs/RULES.md`, section "Boulmous"; the deals and house rules as a record writes
+them: `docs/RECORD-FORMAT.md`, "Deals: Boulmous".
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class TakerScores(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house-rule flags of a Boulmous game, defaults as in RULINGS.md."""
+    """The house-rule flags of a Boulmous game, defaults as in docs/RULES.md."""
 
     target: int = 21  # "Le but du jeu est d'être le premier à atteindre 21 points."
     taker_scores: TakerScores = TakerScores.TRICKS
@@ -122,7 +123,7 @@ Deal = Played | Passed
 
 _PLAYED_FIELDS: Final = frozenset({"taker", "bid", "contract", "tricks", "auction", "dealer"})
 _PASSED_FIELDS: Final = frozenset({"passed", "auction", "dealer"})
-#: The house rules (RULINGS.md), their defaults in `Rules`.
+#: The house rules (docs/RULES.md, "Boulmous"), their defaults in `Rules`.
 FLAGS: Final = (
     Flag(
         "target",

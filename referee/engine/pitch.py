@@ -1,7 +1,8 @@
 """10-point Pitch with jokers and the off-jack: teams, moon shots, nine point variants.
 
-Rule text: `shared/seeds/002_ef0a232c592ec1a2.txt`; rulings: `shared/RULINGS.md`;
-the project's reading, with the seed sentence behind each rule: `docs/RULES.md`.
+The rules, every ruling and the sentence of the rule text behind each:
+`docs/RULES.md`, section "10-point Pitch"; the hands and house rules as a record
+writes them: `docs/RECORD-FORMAT.md`, "Deals: Pitch".
 Four players play as two teams of partners sitting opposite; five play each for
 himself, the bidder calling a partner for the hand.
 """
@@ -192,7 +193,7 @@ class Deal:
 _DEAL_FIELDS: Final = frozenset(
     {"bidder", "bid", "trump", "points", "partner", "auction", "dealer"}
 )
-#: The house rules (RULINGS.md), their defaults in `Rules`.
+#: The house rules (docs/RULES.md, "10-point Pitch"), their defaults in `Rules`.
 FLAGS: Final = (
     Flag(
         "points",
@@ -716,9 +717,9 @@ def trump_order(trump: Suit, variant: Variant, reverse: bool = False) -> tuple[P
     """
     off = trump.same_colour
     order: list[PitchCard] = []
-    # RULINGS.md: reversed, the ranks turn over but each off card stays just below
-    # its counterpart and the high joker above the low one, the jokers still between
-    # the jack and the 10: 2 off2 3 off3 … 10 off10 JK+ JK- J offJ Q K A offA.
+    # A ruling (docs/RULES.md): reversed, the ranks turn over but each off card stays
+    # just below its counterpart and the high joker above the low one, the jokers still
+    # between the jack and the 10: 2 off2 3 off3 … 10 off10 JK+ JK- J offJ Q K A offA.
     for rank in sorted(Rank, reverse=not reverse):
         if rank is Rank.JACK and variant.jokers and reverse:
             order.extend((Joker.HIGH, Joker.LOW))

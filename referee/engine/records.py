@@ -1,6 +1,6 @@
 """The game record, format `referee-game/1`: parse, validate, dump; and standings as JSON.
 
-See `shared/RECORD-FORMAT.md`. Parsing refuses unknown fields and flags and reports
+See `docs/RECORD-FORMAT.md`. Parsing refuses unknown fields and flags and reports
 every structural problem of every deal at once; scoring then checks what depends on
 a deal's place in the game (the dealer, a deal after the win).
 """
@@ -390,7 +390,7 @@ def money_text(amount: Decimal) -> str:
 
 
 def standings_json(standings: Standings) -> dict[str, object]:
-    """The standings as `referee score` prints them (RECORD-FORMAT.md)."""
+    """The standings as `referee score` prints them (docs/RECORD-FORMAT.md)."""
     out: dict[str, object] = {
         "game": standings.game,
         "finished": standings.finished,
