@@ -118,7 +118,7 @@ FLAGS: Final = (
         "contract_order",
         N_("Order of the contracts"),
         N_("Each manche plays the six contracts once: in any order, or 1 to 6."),
-        "RULINGS.md: each manche's six contracts in any order; `fixed`: 1 to 6",
+        "docs/RULES.md: each manche's six contracts in any order; `fixed`: 1 to 6",
         choices={"free": N_("any order"), "fixed": N_("1 to 6")},
     ),
 )

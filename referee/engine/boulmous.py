@@ -137,14 +137,14 @@ FLAGS: Final = (
         "taker_scores",
         N_("A taker who makes the bid scores"),
         N_("The tricks taken (usual), or the bid itself."),
-        "RULINGS.md: a taker who makes his bid scores his tricks; `bid`: the bid",
+        "docs/RULES.md: a taker who makes his bid scores his tricks; `bid`: the bid",
         choices={"tricks": N_("the tricks taken"), "bid": N_("the bid")},
     ),
     Flag(
         "failed_taker_keeps_tricks",
         N_("A failed taker keeps his tricks"),
         N_("Off: he loses the bid. On: tricks taken minus the bid."),
-        "RULINGS.md: a failed taker loses his bid; on, tricks taken minus the bid",
+        "docs/RULES.md: a failed taker loses his bid; on, tricks taken minus the bid",
     ),
 )
 

@@ -33,7 +33,7 @@ class Flag:
     name: str
     label: str  # message id: the new-game form's label
     help: str  # message id: a line under it
-    rule: str  # where the flag comes from (RULINGS.md, or Referee's ruling)
+    rule: str  # where the flag comes from (docs/RULES.md: a ruling, or Referee's own)
     low: int = 1
     high: int = 999
     numbers: tuple[int, ...] = ()

@@ -216,14 +216,14 @@ FLAGS: Final = (
         "bidder_scores",
         N_("Bidders who make it receive"),
         N_("The bid (usual), or every point they took."),
-        "RULINGS.md: bidders who make it score their bid; `points`: every point taken",
+        "docs/RULES.md: bidders who make it score their bid; `points`: every point taken",
         choices={"bid": N_("the bid"), "points": N_("their points")},
     ),
     Flag(
         "defenders_score",
         N_("Defenders score their points"),
         N_("On (usual): the other side scores the points it took."),
-        "RULINGS.md: the defenders score the points they took",
+        "docs/RULES.md: the defenders score the points they took",
     ),
     Flag(
         "reverse",

@@ -70,7 +70,7 @@ def winners_collect(players: int, winners: Iterable[int]) -> list[Payment]:
 
 
 def by_points(scores: Sequence[int], lowest_wins: bool) -> list[Payment]:
-    """Stakes by the point (RECORD-FORMAT.md, `stake_per: "point"`): every pair of
+    """Stakes by the point (docs/RECORD-FORMAT.md, `stake_per: "point"`): every pair of
     players settles the difference of their scores, the one behind paying the one
     ahead; where the lowest total wins (Bombu) the sign turns. A seat's net is then
     the stake times the sum of its differences with every other seat: zero-sum, and

@@ -23,7 +23,7 @@ def home(game: Any) -> Home:
 
 
 def default_rules(game: str) -> dict[str, Any]:
-    """The flags a new game starts with (RULINGS.md's defaults), as the engine writes them."""
+    """The flags a new game starts with (docs/RULES.md's defaults), as the engine writes them."""
     engine = GAMES[game]
     return dict(engine.dump_rules(engine.parse_rules({})))
 

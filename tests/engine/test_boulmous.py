@@ -1,4 +1,4 @@
-"""Boulmous: hand-worked deals and games, one row per ruling and flag (RULINGS.md)."""
+"""Boulmous: hand-worked deals and games, one row per ruling and flag (docs/RULES.md)."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ def test_property_fewest_is_optimal(head: list[int]) -> None:
     assert len(fewest_transfers(net)) == _brute_force_count(net)
 
 
-# --- Stakes by the point (RECORD-FORMAT.md, `stake_per: "point"`) -----------------------
+# --- Stakes by the point (docs/RECORD-FORMAT.md, `stake_per: "point"`) -----------------------
 
 from referee.engine.settlement import StakePer, by_points, money_of  # noqa: E402
 
