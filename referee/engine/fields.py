@@ -68,9 +68,10 @@ def read_seat(
     problems: list[Problem],
     optional: bool = False,
 ) -> int | None:
-    """Read a seat number, 0 to players - 1."""
+    """Read a seat number, 0 to players - 1; one left out asks for the player."""
     if key not in obj:
-        _missing(key, problems, optional)
+        if not optional:
+            problems.append(problem("seat_missing", key))
         return None
     return seat_value(obj[key], key, players, problems)
 

@@ -296,8 +296,9 @@ def render(
     for key in ("value", "expected", "contract", "card", "given"):
         if key in values:
             values[key] = _words(values[key], lang, quoted=key == "value")
-    if isinstance(params.get("expected"), tuple):
-        values["expected"] = alternatives(params["expected"], lang)
+    expected = params.get("expected")
+    if isinstance(expected, tuple):
+        values["expected"] = alternatives(expected, lang)
     choices = values.get("choices")
     if isinstance(choices, tuple):
         values["choices"] = ", ".join(str(_words(c, lang, quoted=True)) for c in choices)

@@ -182,10 +182,10 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
     (
         "taker-missing",
         _deal({k: v for k, v in GOOD.items() if k != "taker"}),
-        "missing",
+        "seat_missing",
         "taker",
         1,
-        None,
+        "deal 1: taker: choose a player",
     ),
     (
         "taker-seat-4",

@@ -252,7 +252,7 @@ def test_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "b" / ("X" * 24 + ".json")).write_text("[]", encoding="utf-8")
     status, _out, err = run("restore", tmp_path / "b")
     assert status == 1
-    assert "JSON object" in err
+    assert "the game is refused: The file does not hold a game" in err
 
 
 def test_a_game_the_engine_refuses_does_not_stop_the_backup(

@@ -144,3 +144,17 @@ def test_pitch_variant_form_lists_its_cards(client: FlaskClient) -> None:
     form = client.get(f"/g/{token}/deal").get_data(as_text=True)
     assert 'name="p_off_two"' in form
     assert 'id="bid_16"' in form
+
+
+def test_bombu_left_empty_asks_for_its_taker_in_both_languages(client: FlaskClient) -> None:
+    """Issue 36: "No Bombu" recorded before anyone is chosen for the K♥ asks for the
+    player, with the table's words (no "null", no field name)."""
+    token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    for lang, said in (("en", "Bombu (K♥): choose a player"), ("fr", "choisissez un joueur")):
+        client.get(f"/lang/{lang}?next=/")
+        r = client.post(f"/g/{token}/deal", data={"action": "save", "contract": "no-bombu"})
+        assert r.status_code == 422
+        page = r.get_data(as_text=True)
+        assert said in page
+        assert "null" not in page
+    assert record(client, token)["deals"] == []

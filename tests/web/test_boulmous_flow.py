@@ -235,7 +235,7 @@ def test_bad_import_refused_with_messages(client: FlaskClient) -> None:
         content_type="multipart/form-data",
     )
     assert r.status_code == 422
-    assert "Format 1 is not supported" in r.get_data(as_text=True)
+    assert "This file is of a kind Referee cannot read as a game (1)" in r.get_data(as_text=True)
 
 
 def test_undo_with_nothing_to_take_back(client: FlaskClient) -> None:

@@ -70,7 +70,7 @@ def test_security_headers(client: FlaskClient, path: str) -> None:
     ("fields", "message"),
     [
         ({"player3": "ana"}, "used for two players"),
-        ({"player3": ""}, "needs 4 players"),
+        ({"player3": ""}, "played by 4 players, not 3"),
         ({"stake": "abc"}, "not an amount"),
         ({"stake": "0.125"}, "more than 2 decimals"),
         ({"rule_target": "zéro"}, "whole number"),

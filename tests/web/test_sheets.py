@@ -510,7 +510,7 @@ def test_command_line_pdf_refuses_a_bad_record(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 1
-    assert "The game needs the names of its 4 players" in done.stderr
+    assert "The game needs the names of its 4 or 5 players" in done.stderr
     assert not (tmp_path / "x.pdf").exists()
 
 
