@@ -72,8 +72,9 @@ _USAGE: Final = {
     "help": N_("(`{prog} --help` says more)"),
 }
 _CANNOT_LISTEN: Final = N_("cannot listen on {host} port {port}: {reason}")
+_OWN_INPUT: Final = N_("{path} is the game's own file: the sheet would replace it")
 _CANNOT_USE_DATA: Final = N_("cannot use the data folder {path}: {reason}")
-_NO_DATABASE: Final = N_("the database cannot be reached: {reason}")
+_NO_DATABASE: Final = N_("the database cannot be used: {reason}")
 _UNEXPECTED: Final = N_("stopped by an unexpected error ({kind}): {reason}")
 _INTERRUPTED: Final = N_("interrupted")
 #: The system's reasons (errno) in the user's words; others as the system says them.
@@ -111,10 +112,16 @@ def reason(error: OSError, lang: str) -> str:
 
 
 def _read(path: str, stdin: TextIO) -> bytes:
+    """The file at `path` (`-`: standard input), at most one byte more than a record
+    may hold: an endless input (`/dev/zero`) or a huge file is refused as too large
+    by the record's reader, never read whole."""
+    limit = MAX_RECORD_BYTES + 1
     if path == "-":
-        return stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+        if hasattr(stdin, "buffer"):
+            return bytes(stdin.buffer.read(limit))
+        return stdin.read(limit).encode()
     with open(path, "rb") as handle:
-        return handle.read()
+        return handle.read(limit)
 
 
 def _scored_file(
@@ -135,6 +142,14 @@ def _scored_file(
         for line in error.messages(lang):
             print(line, file=stderr)
         return INVALID
+
+
+def _same_file(one: str, other: str) -> bool:
+    """Whether two paths name one file (a link or another spelling included)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def score_command(path: str, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO) -> int:
@@ -260,8 +275,20 @@ def judge_command(
     return 0
 
 
-def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, stdin: TextIO) -> int:
-    """Write the score sheet of the record at `path` to `output`."""
+def pdf_command(
+    path: str,
+    output: str,
+    size: str,
+    lang: str,
+    stderr: TextIO,
+    stdin: TextIO,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    """Write the score sheet of the record at `path` to `output` (`-`: standard
+    output); never over the record itself."""
+    if path != "-" and output != "-" and _same_file(path, output):
+        print(translate(lang, _OWN_INPUT).format(path=output), file=stderr)
+        return UNREADABLE
     try:
         data = _read(path, stdin)
     except OSError as error:
@@ -288,6 +315,10 @@ def pdf_command(path: str, output: str, size: str, lang: str, stderr: TextIO, st
     with app.test_request_context(), force_locale(lang):
         pdf = renderer().render(sheet_html(transient_game(record), size))
     try:
+        if output == "-":
+            stdout.buffer.write(pdf)
+            stdout.flush()
+            return 0
         with open(output, "wb") as handle:
             handle.write(pdf)
     except OSError as error:
@@ -478,7 +509,9 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     judge.add_argument("--lang", choices=["fr", "en"], dest="judge_lang", help=argparse.SUPPRESS)
     pdf = command("pdf", "print a game record's score sheet as PDF")
     pdf.add_argument("file", help="the record (referee-game/1 JSON), or - for standard input")
-    pdf.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    pdf.add_argument(
+        "-o", "--output", required=True, help="the PDF file to write, or - for standard output"
+    )
     pdf.add_argument("--size", choices=["a4", "letter"], default="a4")
     pdf.add_argument("--lang", choices=["fr", "en"], dest="pdf_lang", help=argparse.SUPPRESS)
     for name, text in (
@@ -849,6 +882,8 @@ def unexpected(error: Exception, lang: str) -> str:
 
 def _run(args: argparse.Namespace, lang: str) -> int:
     """Run the subcommand `args` asks for."""
+    if getattr(args, "data", None) == "":
+        raise UsageError(translate(lang, _USAGE["one_value"]).format(argument="--data"))
     if getattr(args, "data", None):
         # The app reads its data folder from here (referee.paths.data_dir), in this
         # process and in the server's workers.
@@ -881,7 +916,9 @@ def _run(args: argparse.Namespace, lang: str) -> int:
     if args.command == "explain":
         return explain_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "pdf":
-        return pdf_command(args.file, args.output, args.size, lang, sys.stderr, sys.stdin)
+        return pdf_command(
+            args.file, args.output, args.size, lang, sys.stderr, sys.stdin, sys.stdout
+        )
     return score_command(args.file, lang, sys.stdout, sys.stderr, sys.stdin)
 
 

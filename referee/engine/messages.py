@@ -82,7 +82,7 @@ MESSAGES: Final[dict[str, str]] = {
     "out_of_range": N_("{field} {value} is out of range: {low} to {high}"),
     "not_boolean": N_("{field} is either on or off, not {value}"),
     "unknown_choice": N_("{field}: {value} is not one of: {choices}"),
-    "seat_not_integer": N_("{field} must be one of the players, not {value}"),
+    "seat_not_integer": N_("{field} must be a player's seat number, not {value}"),
     "seat_missing": N_("{field}: choose a player"),
     "seat_unknown": N_("{field} names a player who is not at this table"),
     "not_counts": N_("{field}: one number per player is needed ({players})"),
@@ -218,6 +218,9 @@ WORDS: Final[dict[str, str]] = {
 _DEAL_PREFIX: Final = N_("deal {deal}: ")
 #: Between the last two of several numbers a player may choose from ("4 or 5").
 _OR: Final = N_("{some} or {last}")
+#: What a problem that names no field blames: the deal, else the file.
+_WHOLE_DEAL: Final = N_("the deal")
+_WHOLE_FILE: Final = N_("the file")
 #: What a record's `null`, `true` and `false` are at the table.
 _CONSTANTS: Final = {None: N_("nothing"), True: N_("yes"), False: N_("no")}
 _INDEX: Final = re.compile(r"\[\d+\]")
@@ -293,6 +296,9 @@ def render(
         values["field"] = translate(lang, label)  # a house rule, by its own label
     else:
         values["field"] = field_label(label if isinstance(label, str) else field, lang)
+    if not values["field"]:
+        # The deal itself, or the whole file, is what cannot be read.
+        values["field"] = translate(lang, _WHOLE_DEAL if deal is not None else _WHOLE_FILE)
     for key in ("value", "expected", "contract", "card", "given"):
         if key in values:
             values[key] = _words(values[key], lang, quoted=key == "value")

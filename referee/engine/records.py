@@ -152,10 +152,15 @@ def parse_record(data: object) -> AnyRecord:
     obj = read_object(data, _RECORD_FIELDS, problems)
     if obj is None:
         raise RulesError([problem("record_not_object", None)])
-    if obj.get("format") != FORMAT:
-        problems.append(problem("format_unknown", "format", value=obj.get("format")))
+    if "format" not in obj:
+        problems.append(problem("missing", "format"))
+    elif obj["format"] != FORMAT:
+        problems.append(problem("format_unknown", "format", value=obj["format"]))
     key = obj.get("game")
     game = GAMES.get(key) if isinstance(key, str) else None
+    if key is None:
+        problems.append(problem("missing", "game"))
+        raise RulesError(problems)
     if game is None:
         problems.append(problem("game_unknown", "game", value=key, games=", ".join(GAMES)))
         raise RulesError(problems)

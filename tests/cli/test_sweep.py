@@ -27,6 +27,8 @@ FILES: dict[str, Callable[[Path], str]] = {
     "missing": lambda d: str(d / "no" / "such" / "file.json"),
     "folder": lambda d: str(d),
     "good": lambda d: str(EXAMPLES / "pitch-moon.json"),
+    "copy": lambda d: _write(d / "game.json", (EXAMPLES / "pitch-moon.json").read_bytes()),
+    "endless": lambda d: "/dev/zero",
     "seven": lambda d: _write(
         d / "seven.json",
         b'{"format": "referee-game/1", "game": "pitch", "players": ["A","B","C","D","E","F","G"]}',
@@ -50,6 +52,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("score-a-folder", ["score", "{folder}"], "it is a folder"),
     ("score-deep-json", ["score", "{deep}"], "nest too deep"),
     ("score-huge-json", ["score", "{huge}"], "larger than 1024 KB"),
+    ("score-endless-input", ["score", "{endless}"], "larger than 1024 KB"),
     ("score-not-utf8", ["score", "{latin1}"], "not UTF-8"),
     ("score-a-pdf", ["score", "{pdf}"], "cannot be read"),
     ("score-seven-players", ["score", "{seven}"], "played by 4 or 5 players, not 7"),
@@ -90,10 +93,12 @@ CASES: list[tuple[str, list[str], str]] = [
     ("pdf-output-no-value", ["pdf", "{good}", "-o"], "needs a value"),
     ("pdf-output-a-folder", ["pdf", "{good}", "-o", "{folder}"], "it is a folder"),
     ("pdf-output-missing-folder", ["pdf", "{good}", "-o", "{missing}"], "no such file"),
+    ("pdf-over-its-own-record", ["pdf", "{copy}", "-o", "{copy}"], "the game's own file"),
     ("pdf-deep-json", ["pdf", "{deep}", "-o", "{missing}"], "nest too deep"),
     ("pdf-unknown-size", ["pdf", "{good}", "-o", "x.pdf", "--size", "a5"], "'a5' is not one of"),
     ("backup-no-folder", ["backup"], "missing: DIR"),
     ("backup-into-a-file", ["backup", "{plain}", "--data", "{folder}"], "is not a folder"),
+    ("backup-data-empty", ["backup", "{folder}", "--data", ""], "--data needs a value"),
     ("backup-data-a-file", ["backup", "{folder}", "--data", "{plain}"], "data folder"),
     ("restore-missing-folder", ["restore", "{missing}", "--data", "{folder}"], "not a folder"),
     ("restore-from-a-file", ["restore", "{plain}", "--data", "{folder}"], "not a folder"),
@@ -127,6 +132,7 @@ def _argv(template: list[str], folder: Path, busy: int) -> list[str]:
         probe.bind(("127.0.0.1", 0))
         values["free"] = str(probe.getsockname()[1])
     values["DEEP"] = "[" * 5_000 + "]" * 5_000
+    values[""] = ""
     values["HUGE"] = '{"x": "' + "y" * 100_000 + '"}'
     return [values.get(arg.strip("{}"), arg) if arg[:1] in "{DH" else arg for arg in template]
 
@@ -205,3 +211,9 @@ def test_the_installed_command_shows_no_traceback(argv: list[str], tmp_path: Pat
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_the_sheet_goes_to_standard_output(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """`-o -` writes the PDF to standard output, as `-` reads standard input."""
+    assert main(["pdf", str(EXAMPLES / "pitch-moon.json"), "-o", "-"]) == 0
+    assert capsysbinary.readouterr().out.startswith(b"%PDF-")

@@ -183,3 +183,34 @@ def test_plurals_in_both_languages(count: int, english: str, french: str) -> Non
     params = {"name": "Ana", "count": count}
     assert english in render("no_trick_hearts", "hearts", params, None, "en")
     assert french in render("no_trick_hearts", "hearts", params, None, "fr")
+
+
+@pytest.mark.parametrize(
+    ("record", "english", "french"),
+    [
+        (
+            {"format": "referee-game/1", "players": ["A", "B", "C", "D"]},
+            "Game is missing",
+            "Jeu\u202f: manquant",
+        ),
+        (
+            {
+                "format": "referee-game/1",
+                "game": "boulmous",
+                "players": list("ABCD"),
+                "deals": [[]],
+            },
+            "deal 1: the deal cannot be read",
+            "donne 1\u202f: la donne\u202f: illisible",
+        ),
+    ],
+    ids=["no-game", "a-deal-not-a-deal"],
+)
+def test_what_names_no_field_is_named_by_what_it_is(
+    record: dict[str, object], english: str, french: str
+) -> None:
+    """A record without its game, a deal that is not one: said by what they are."""
+    with pytest.raises(RulesError) as caught:
+        standings(record)
+    assert caught.value.messages("en")[0] == english
+    assert caught.value.messages("fr")[0] == french
