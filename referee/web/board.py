@@ -125,8 +125,11 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
         )
     scores = standings.scores
     low = rules.lowest_wins
-    ranking = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
-    best = scores[ranking[0]]
+    by_score = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
+    # The winners first: at the target, the rules may crown a lower total (a bidder
+    # who made his bid ahead of his partner, five-handed Pitch).
+    ranking = sorted(by_score, key=lambda s: s not in standings.winners)
+    best = scores[by_score[0]]
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
     teams = list(sides) if any(len(side) > 1 for side in sides) else None
     target = getattr(scored.rules, "target", None)

@@ -206,3 +206,15 @@ def test_the_sheets_geometry_is_written_once() -> None:
     assert f"margin: {geometry.MARGIN_TOP}mm" in geometry.css()
     assert geometry.content_width("a4", False) == 186
     assert geometry.content_width("letter", True) == pytest.approx(255.4)
+
+
+def test_the_winner_ranks_first_even_below_a_higher_total(
+    request_context: None, examples_dir: Path
+) -> None:
+    """Five-handed Pitch: the bidder who made his bid wins at 21 ahead of his partner
+    at 24; the sheet's ranking puts the winner first."""
+    game = transient_game(parse_record(example(examples_dir, "pitch-five-handed")))
+    board = build(game, scored(game))
+    assert board.standings.winners == (0,)
+    assert board.ranking[0] == 0
+    assert board.ranking[1:] == [3, 2, 1, 4]  # then by score, ties in seat order
