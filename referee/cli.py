@@ -64,7 +64,6 @@ _USAGE: Final = {
     "required": N_("missing: {names}"),
     "unrecognized": N_("not understood: {names}"),
     "choice": N_("{argument}: {value} is not one of {choices}"),
-    "number": N_("{argument}: {value} is not a whole number"),
     "one_value": N_("{argument} needs a value"),
     "argument": N_("{argument}: {message}"),
     "port": N_("{value} is not a port: a whole number from 1 to 65535"),
@@ -289,26 +288,16 @@ def pdf_command(
     if path != "-" and output != "-" and _same_file(path, output):
         print(translate(lang, _OWN_INPUT).format(path=output), file=stderr)
         return UNREADABLE
-    try:
-        data = _read(path, stdin)
-    except OSError as error:
-        print(
-            translate(lang, _CANNOT_READ).format(path=path, reason=reason(error, lang)), file=stderr
-        )
-        return UNREADABLE
+    found = _scored_file(path, lang, stderr, stdin)
+    if isinstance(found, int):
+        return found
+    record = found[0]
     from flask_babel import force_locale
 
     from referee.app import create_app
     from referee.services.games import transient_game
     from referee.web.sheets import renderer, sheet_html
 
-    try:
-        record = load_record(data)
-        score_record(record)
-    except RulesError as error:
-        for line in error.messages(lang):
-            print(line, file=stderr)
-        return INVALID
     app = create_app(
         {"SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_UPGRADE": False, "SECRET_KEY": "pdf"}
     )
@@ -439,7 +428,6 @@ class Parser(argparse.ArgumentParser):
             ),
             "choice",
         ),
-        (re.compile(r"argument (?P<argument>\S+): invalid int value: (?P<value>.+)"), "number"),
         (re.compile(r"argument (?P<argument>\S+): expected one argument"), "one_value"),
         (re.compile(r"argument (?P<argument>\S+): (?P<message>.+)"), "argument"),
     )

@@ -50,9 +50,7 @@ def read_int(
         return None
     value = obj[key]
     if not is_int(value):
-        problems.append(
-            problem("not_integer" if value is not None else "missing", key, value=value)
-        )
+        problems.append(_wrong("not_integer", key, value))
         return None
     assert isinstance(value, int)
     if not low <= value <= high:
@@ -80,9 +78,7 @@ def seat_value(value: object, field: str, players: int, problems: list[Problem])
     """Check one seat number."""
     # `type() is int` also keeps out booleans; this runs for every point card of a hand.
     if type(value) is not int:
-        # A seat left empty (`null`): the table is asked for the player.
-        code = "seat_not_integer" if value is not None else "seat_missing"
-        problems.append(problem(code, field, value=value))
+        problems.append(_wrong("seat_not_integer", field, value, empty="seat_missing"))
         return None
     if not 0 <= value < players:
         problems.append(problem("seat_unknown", field, value=value, high=players - 1))
@@ -133,12 +129,8 @@ def read_choice(
     for choice in choices:
         if choice.value == value:
             return choice
-    if value is None:
-        problems.append(problem("missing", key))
-        return None
-    problems.append(
-        problem("unknown_choice", key, value=value, choices=tuple(c.value for c in choices))
-    )
+    choices_given = tuple(c.value for c in choices)
+    problems.append(_wrong("unknown_choice", key, value, choices=choices_given))
     return None
 
 
@@ -151,11 +143,19 @@ def read_bool(
         return None
     value = obj[key]
     if not isinstance(value, bool):
-        problems.append(
-            problem("not_boolean" if value is not None else "missing", key, value=value)
-        )
+        problems.append(_wrong("not_boolean", key, value))
         return None
     return value
+
+
+def _wrong(
+    code: str, field: str | None, value: object, empty: str = "missing", **params: object
+) -> Problem:
+    """The problem of a value of the wrong kind, quoted; an entry left empty (`null`)
+    is `empty` instead (missing, or a player to choose): the table never reads null."""
+    if value is None:
+        return problem(empty, field)
+    return problem(code, field, value=value, **params)
 
 
 def _missing(key: str, problems: list[Problem], optional: bool) -> None:
