@@ -318,10 +318,24 @@ def pdf_command(
 
 
 _BACKUP_TEXT: Final = {
-    "written": N_("{count} games written to {folder}"),
+    "written": N_("backup written to {folder}: games: {count}"),
     "not_written": N_("{name}: not written: {reason}"),
-    "restored": N_("{restored} games restored, {present} already there, {skipped} files skipped"),
+    "restored": N_(
+        "restore from {folder}: games restored: {restored}, already there: {present}, "
+        "files skipped: {skipped}"
+    ),
+    "partial": N_("games restored in part: {count}"),
     "no_folder": N_("{folder} is not a folder"),
+    "would_lose": N_(
+        "{folder} holds a backup of {previous} games, {missing} of which the database "
+        "does not have (it has {current}): not replaced. Check --data (or DATABASE_URL); "
+        "--replace replaces it anyway"
+    ),
+    "no_data": N_("no Referee database in {path}: check --data"),
+    "no_data_folder": N_(
+        "{path} is not a folder: check --data (to restore into a new database, create "
+        "its folder first)"
+    ),
     "old_schema": N_(
         "the database is not at this version's schema: start `referee serve` once to "
         "upgrade it, then back up"
@@ -333,12 +347,24 @@ def _say(key: str, lang: str, **values: object) -> str:
     return translate(lang, _BACKUP_TEXT[key]).format(**values)
 
 
-def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: TextIO) -> int:
+def backup_command(
+    which: str,
+    folder: str,
+    lang: str,
+    stdout: TextIO,
+    stderr: TextIO,
+    replace: bool = False,
+    partial: bool = False,
+) -> int:
     """Back the database up to `folder`, or restore it from there (DATABASE_URL applies).
 
+    Neither creates a database where there is none: a data folder that does not
+    exist (a typo in `--data`) is refused, and a backup needs the database in it.
     A backup never changes the schema: it refuses a database the migrations have not
-    brought up to date. A restore creates or upgrades the schema first, then reports
-    every file it skipped; it exits 1 when any was skipped or the folder is missing.
+    brought up to date, and it refuses to replace a backup holding games the
+    database lacks unless `replace`. A restore creates or upgrades the schema first,
+    then reports every file it skipped and every game it restored only in part; it
+    exits 1 when any was skipped (a game without its meta file is, unless `partial`).
     """
     from referee.app import schema_is_current
     from referee.services import backup
@@ -346,6 +372,11 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
     target = Path(folder)
     if target.exists() and not target.is_dir():
         print(_say("no_folder", lang, folder=folder), file=stderr)
+        return UNREADABLE
+    missing = missing_database(which)
+    if missing is not None:
+        key = "no_data" if which == "backup" else "no_data_folder"
+        print(_say(key, lang, path=missing), file=stderr)
         return UNREADABLE
     app = open_app({"AUTO_UPGRADE": which == "restore"}, lang, stderr)
     if isinstance(app, int):
@@ -356,7 +387,18 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
                 print(_say("old_schema", lang), file=stderr)
                 return INVALID
             try:
-                count, failed = backup.backup(target, lang)
+                count, failed = backup.backup(target, lang, replace)
+            except backup.WouldLose as lost:
+                said = _say(
+                    "would_lose",
+                    lang,
+                    folder=folder,
+                    previous=lost.previous,
+                    missing=lost.missing,
+                    current=lost.current,
+                )
+                print(said, file=stderr)
+                return INVALID
             except OSError as error:
                 why = reason(error, lang)
                 print(translate(lang, _CANNOT_WRITE).format(path=folder, reason=why), file=stderr)
@@ -366,7 +408,7 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
             print(_say("written", lang, count=count, folder=folder), file=stdout)
             return INVALID if failed else 0
         try:
-            report = backup.restore(target, lang)
+            report = backup.restore(target, lang, partial)
         except FileNotFoundError:
             print(_say("no_folder", lang, folder=folder), file=stderr)
             return UNREADABLE
@@ -376,19 +418,38 @@ def backup_command(which: str, folder: str, lang: str, stdout: TextIO, stderr: T
                 file=stderr,
             )
             return UNREADABLE
-        for item in report.skipped:
+        for item in (*report.skipped, *report.partial):
             print(item.message(lang), file=stderr)
         print(
             _say(
                 "restored",
                 lang,
+                folder=folder,
                 restored=report.restored,
                 present=report.present,
                 skipped=len(report.skipped),
             ),
             file=stdout,
         )
+        if report.partial:
+            print(_say("partial", lang, count=len(report.partial)), file=stdout)
         return INVALID if report.skipped else 0
+
+
+def missing_database(which: str) -> Path | None:
+    """The data folder when it holds no database for `which` to use: a backup needs
+    the SQLite file, a restore an existing folder to create it in. None when the
+    database is elsewhere (DATABASE_URL) or there."""
+    from referee.paths import data_dir
+
+    if os.environ.get("DATABASE_URL", "").strip():
+        return None
+    folder = data_dir()
+    if which == "backup" and not (folder / "referee.sqlite3").is_file():
+        return folder
+    if not folder.is_dir():
+        return folder
+    return None
 
 
 def open_app(config: dict[str, Any], lang: str, stderr: TextIO) -> Any:
@@ -508,6 +569,18 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     ):
         folder = command(name, text)
         folder.add_argument("folder", metavar="DIR")
+        if name == "backup":
+            folder.add_argument(
+                "--replace",
+                action="store_true",
+                help="replace the backup in DIR even if it holds games the database lacks",
+            )
+        else:
+            folder.add_argument(
+                "--partial",
+                action="store_true",
+                help="also restore games whose .meta.json is missing (new links, no history)",
+            )
         folder.add_argument(
             "--lang", choices=["fr", "en"], dest=f"{name}_lang", help=argparse.SUPPRESS
         )
@@ -888,7 +961,15 @@ def _run(args: argparse.Namespace, lang: str) -> int:
             sys.stderr,
         )
     if args.command in ("backup", "restore"):
-        return backup_command(args.command, args.folder, lang, sys.stdout, sys.stderr)
+        return backup_command(
+            args.command,
+            args.folder,
+            lang,
+            sys.stdout,
+            sys.stderr,
+            replace=getattr(args, "replace", False),
+            partial=getattr(args, "partial", False),
+        )
     if args.command == "judge":
         return judge_command(
             args.game,

@@ -8,20 +8,29 @@ loads; `DIR/tables.json` holds the tables (their links, names and merged names),
 and each game's meta names its table by the table's lasting identity.
 
 A backup reads every game in one snapshot of the database (so a game's deals and
-its history always agree, even while people play), writes each file atomically
-(a crash leaves the old file or the new one, never half of one), removes the files
-of games or links that no longer exist (a rotated editor link), and never changes
-the schema. A restore checks every file first, restores every good game, names
-each file it skipped and why, and skips a game that is already there, under any of
-its links: a revoked link never comes back.
+its history always agree, even while people play) and never changes the schema.
+It never destroys a good copy: it writes the whole new backup into `DIR/.partial/`
+first and reads every file back; only then does it move the files into place
+(the manifest last: until then a restore reads the previous backup) and remove
+the files of links that no longer exist (a rotated editor link). It refuses to
+replace a backup holding games the database does not have (an empty database, a
+wrong `--data`: games are never deleted here) unless told to (`replace=True`).
+
+A restore checks every file first, restores every whole game, names each file it
+skipped and why, and skips a game that is already there, under any of its links: a
+revoked link never comes back. A game without its `.meta.json` would come back
+only in part (a new spectator link, no table, no history): it is named, and
+restored only when asked (`partial=True`). A damaged manifest does not hide the
+games: their record files are read instead.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
-import tempfile
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -36,13 +45,19 @@ from sqlalchemy.orm import selectinload
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Record
-from referee.engine.records import load_record, score_record
+from referee.engine.records import MAX_RECORD_BYTES, decode_json, load_record, score_record
 from referee.engine.tables import name_problems
 from referee.extensions import db
 from referee.models import CHANGE_ACTIONS, TOKEN_BYTES, Change, Game, Table
 from referee.services.games import export, game_from_record
 
 MANIFEST: Final = "manifest.json"
+#: Where a backup is written and read back before it replaces the previous one.
+PARTIAL: Final = ".partial"
+#: The most a manifest, a meta or the tables' file may hold (a record: its own limit).
+MAX_FILE_BYTES: Final = 16 * 1024 * 1024
+#: Nesting a backup's own files never exceed (a meta's change holds a deal).
+MAX_FILE_DEPTH: Final = 16
 TABLES: Final = "tables.json"
 BACKUP_FORMAT: Final = "referee-backup/1"
 TABLES_FORMAT: Final = "referee-backup-tables/1"
@@ -59,10 +74,27 @@ REASONS: Final[dict[str, str]] = {
     "unreadable": N_("the file cannot be read: {detail}"),
     "record": N_("the game is refused: {detail}"),
     "meta": N_("its .meta.json file is damaged: {detail}"),
-    "manifest": N_("the manifest is damaged: {detail}"),
+    "manifest": N_(
+        "the manifest is damaged ({detail}): the game files of the folder are read instead"
+    ),
     "conflict": N_("a game of the database already uses one of its links"),
     "tables": N_("the tables' file is damaged: {detail}"),
+    "no_meta": N_(
+        "its .meta.json file is missing: the game would come back without its spectator "
+        "link, its table, its history of changes and its dates; not restored (--partial "
+        "restores it so)"
+    ),
+    "partial": N_(
+        "restored without its .meta.json file: a new spectator link, no table, no history "
+        "of changes, today's date"
+    ),
 }
+#: Why a backup's own file (manifest, tables, meta) is damaged.
+_NOT_FORMAT: Final = N_("it is not a file of a Referee backup")
+_NOT_VALID: Final = N_("{key} is not valid")
+_NOT_JSON: Final = N_("it cannot be read: damaged or cut short")
+_TOO_LARGE: Final = N_("it is larger than {high} MB: no backup writes one so large")
+_TABLE_NOT_VALID: Final = N_("table {n} is not valid")
 
 
 @dataclass(frozen=True)
@@ -86,10 +118,38 @@ class Report:
     restored: int = 0
     present: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    #: Games restored without their meta file (asked for), and what they lost.
+    partial: list[Skipped] = field(default_factory=list)
 
 
 class BadMeta(ValueError):
     """A `.meta.json` file that does not hold what a backup writes."""
+
+
+class WouldLose(Exception):
+    """The backup would replace one holding games the database does not have."""
+
+    def __init__(self, missing: int, previous: int, current: int) -> None:
+        super().__init__(f"{missing} of the {previous} games of the folder are not in the database")
+        self.missing, self.previous, self.current = missing, previous, current
+
+
+def _read_capped(path: Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of `path`: a file too large is refused by its reader,
+    never read whole."""
+    with path.open("rb") as handle:
+        return handle.read(limit + 1)
+
+
+def _read_own(path: Path, lang: str) -> object:
+    """One of the backup's own JSON files, bounded in size and depth; ValueError with
+    what is wrong, in `lang`."""
+    try:
+        return decode_json(_read_capped(path, MAX_FILE_BYTES), MAX_FILE_BYTES, MAX_FILE_DEPTH)
+    except RulesError as error:
+        large = any(p.code == "too_large" for p in error.problems)
+        why = translate(lang, _TOO_LARGE if large else _NOT_JSON)
+        raise ValueError(why.format(high=MAX_FILE_BYTES // 1024**2)) from None
 
 
 # --- backup ---------------------------------------------------------------------------
@@ -153,28 +213,32 @@ def _table_meta(table: Table) -> dict[str, Any]:
     }
 
 
-def _read_tables(folder: Path, skipped: list[Skipped]) -> list[dict[str, Any]]:
+def _read_tables(folder: Path, skipped: list[Skipped], lang: str) -> list[dict[str, Any]]:
     """The tables of the backup, each checked (none when the file is absent: a
     backup made before tables)."""
     path = folder / TABLES
     if not path.exists():
         return []
     try:
-        data = json.loads(path.read_bytes())
+        data = _read_own(path, lang)
         if not isinstance(data, dict) or data.get("format") != TABLES_FORMAT:
-            raise ValueError(f"not a {TABLES_FORMAT} file")
+            raise ValueError(translate(lang, _NOT_FORMAT))
         tables = data.get("tables")
         if not isinstance(tables, list):
-            raise ValueError("tables is not a list")
-    except (OSError, ValueError, RecursionError) as error:
-        skipped.append(Skipped(TABLES, "tables", _detail(error)))
+            raise ValueError(translate(lang, _NOT_FORMAT))
+    except OSError as error:
+        skipped.append(Skipped(TABLES, "tables", error.strerror or _detail(error)))
+        return []
+    except ValueError as error:
+        skipped.append(Skipped(TABLES, "tables", str(error)))
         return []
     good = []
     for number, table in enumerate(tables, start=1):
         if _is_table(table):
             good.append(table)
         else:
-            skipped.append(Skipped(TABLES, "tables", f"table {number} is not valid"))
+            detail = translate(lang, _TABLE_NOT_VALID).format(n=number)
+            skipped.append(Skipped(TABLES, "tables", detail))
     return good
 
 
@@ -230,20 +294,6 @@ def _json(data: object) -> bytes:
     return (json.dumps(data, ensure_ascii=True, indent=1, sort_keys=True) + "\n").encode("ascii")
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `path` so that a crash leaves either its old content or the new, whole."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def _sync_folder(folder: Path) -> None:
     handle = os.open(folder, os.O_RDONLY)
     try:
@@ -252,16 +302,22 @@ def _sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
-def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
+def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, list[Skipped]]:
     """Write every game to `folder`, as it stands at one moment: (how many, and the
     games that could not be written, which the engine refuses as they are stored).
 
-    Files of games that are not in this backup (a rotated editor link, a deleted
-    game) are removed; other files of the folder are left alone.
+    The previous backup of the folder stays whole until the new one is written and
+    read back (module docstring). `WouldLose` when the folder holds games the
+    database does not have, unless `replace`: nothing is written then. Files of
+    games that are not in this backup (a rotated editor link) are removed; other
+    files of the folder are left alone.
     """
     folder.mkdir(parents=True, exist_ok=True)
+    staging = folder / PARTIAL
+    shutil.rmtree(staging, ignore_errors=True)  # what an interrupted backup left
     documents: list[tuple[str, bytes, bytes]] = []
     failed: list[Skipped] = []
+    held: set[str] = set()  # every identity of every game of the database
     with snapshot():
         query = (
             select(Game)
@@ -269,6 +325,7 @@ def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
             .order_by(Game.id)
         )
         for game in db.session.scalars(query):
+            held.update((game.uid, game.token, game.view_token))
             try:
                 record = export(game)
             except RulesError as error:
@@ -277,20 +334,88 @@ def backup(folder: Path, lang: str = "en") -> tuple[int, list[Skipped]]:
                 continue
             documents.append((game.token, _json(record), _json(_meta(game))))
         tables = [_table_meta(t) for t in db.session.scalars(select(Table).order_by(Table.id))]
+    previous = _previous_games(folder)
+    missing = sum(1 for identities in previous if not identities & held)
+    if missing and not replace:
+        raise WouldLose(missing, len(previous), len(documents))
     tokens = [token for token, _record, _meta_text in documents]
-    write_atomically(folder / TABLES, _json({"format": TABLES_FORMAT, "tables": tables}))
-    for token, record_text, meta_text in documents:
-        write_atomically(folder / f"{token}.json", record_text)
-        write_atomically(folder / f"{token}.meta.json", meta_text)
     manifest = {"format": BACKUP_FORMAT, "taken_at": _when(datetime.now()), "games": tokens}
-    write_atomically(folder / MANIFEST, _json(manifest))
+    files = {TABLES: _json({"format": TABLES_FORMAT, "tables": tables})}
+    for token, record_text, meta_text in documents:
+        files[f"{token}.json"] = record_text
+        files[f"{token}.meta.json"] = meta_text
+    files[MANIFEST] = _json(manifest)  # last: it switches a restore to this backup
+    staging.mkdir()
+    try:
+        for name, data in files.items():
+            _write_synced(staging / name, data)
+        _sync_folder(staging)
+        _read_back(staging, files)
+        for name in files:  # each replace is atomic; the manifest comes last
+            os.replace(staging / name, folder / name)
+        _sync_folder(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     kept = set(tokens)
     for path in folder.iterdir():
-        name = _FILE.fullmatch(path.name)
-        if name and TOKEN.fullmatch(name["token"]) and name["token"] not in kept:
+        found = _FILE.fullmatch(path.name)
+        if found and TOKEN.fullmatch(found["token"]) and found["token"] not in kept:
             path.unlink()
     _sync_folder(folder)
     return len(documents), failed
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with path.open("xb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _read_back(staging: Path, files: dict[str, bytes]) -> None:
+    """Check the staged backup as a restore will read it: every file as written,
+    every record a game the engine scores. OSError (EIO) when one is not."""
+    for name, data in files.items():
+        if _read_capped(staging / name, len(data)) != data:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(staging / name))
+        if (
+            name.endswith(".json")
+            and not name.endswith(".meta.json")
+            and TOKEN.fullmatch(name[:-5])
+        ):
+            score_record(load_record(data))
+
+
+def _previous_games(folder: Path) -> list[set[str]]:
+    """The games of the backup in `folder`, each as the identities a database would
+    know it by (its lasting uid, its links): the manifest's, else (an older backup,
+    a damaged manifest) every record file's. What cannot be read counts by its name."""
+    tokens = _manifest_tokens(folder)
+    if tokens is None:
+        tokens = [p.stem for p in folder.glob("*.json") if TOKEN.fullmatch(p.stem)]
+    games = []
+    for token in dict.fromkeys(tokens):
+        identities = {token}
+        try:
+            meta = _read_meta(folder / f"{token}.meta.json", "en")
+        except (BadMeta, OSError):
+            meta = {}
+        identities.update(str(meta[k]) for k in ("uid", "view_token") if meta.get(k))
+        games.append(identities)
+    return games
+
+
+def _manifest_tokens(folder: Path) -> list[str] | None:
+    """The well-formed game links the folder's manifest lists; None when it has no
+    manifest, or one that cannot be read."""
+    try:
+        data = _read_own(folder / MANIFEST, "en")
+    except (OSError, ValueError):
+        return None
+    games = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(games, list):
+        return None
+    return [t for t in games if isinstance(t, str) and TOKEN.fullmatch(t)]
 
 
 # --- restore --------------------------------------------------------------------------
@@ -304,28 +429,33 @@ class _Candidate:
     meta: dict[str, Any]
 
 
-def _tokens(folder: Path, skipped: list[Skipped]) -> list[str]:
-    """The games to restore: the manifest's, else every record file of the folder."""
+def _tokens(folder: Path, skipped: list[Skipped], lang: str) -> list[str]:
+    """The games to restore: the manifest's, else (no manifest, or a damaged one,
+    said in `skipped`) every record file of the folder."""
     manifest = folder / MANIFEST
     if manifest.exists():
         try:
-            data = json.loads(manifest.read_bytes())
-            tokens = data["games"]
-            if data.get("format") != BACKUP_FORMAT or not isinstance(tokens, list):
-                raise ValueError("not a referee-backup/1 manifest")
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            skipped.append(Skipped(MANIFEST, "manifest", _detail(error)))
-            return []
-        good = []
-        for token in tokens:
-            if isinstance(token, str) and TOKEN.fullmatch(token):
-                good.append(token)
-            else:
-                skipped.append(Skipped(f"{str(token)[:40]}.json", "not_token"))
-        return good
+            data = _read_own(manifest, lang)
+            tokens = data.get("games") if isinstance(data, dict) else None
+            if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
+                raise ValueError(translate(lang, _NOT_FORMAT))
+            if not isinstance(tokens, list):
+                raise ValueError(translate(lang, _NOT_VALID).format(key="games"))
+        except OSError as error:
+            skipped.append(Skipped(MANIFEST, "manifest", error.strerror or _detail(error)))
+        except ValueError as error:
+            skipped.append(Skipped(MANIFEST, "manifest", str(error)))
+        else:
+            good = []
+            for token in tokens:
+                if isinstance(token, str) and TOKEN.fullmatch(token):
+                    good.append(token)
+                else:
+                    skipped.append(Skipped(f"{str(token)[:40]}.json", "not_token"))
+            return good
     tokens = []
     for path in sorted(folder.glob("*.json")):
-        if path.name.endswith(".meta.json") or path.name == TABLES:
+        if path.name.endswith(".meta.json") or path.name in (TABLES, MANIFEST):
             continue
         if TOKEN.fullmatch(path.stem):
             tokens.append(path.stem)
@@ -338,16 +468,18 @@ def _detail(error: BaseException) -> str:
     return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
 
 
-def _read_meta(path: Path) -> dict[str, Any]:
-    """The meta file, checked field by field (it is optional: a bare record restores)."""
+def _read_meta(path: Path, lang: str) -> dict[str, Any]:
+    """The meta file, checked field by field; {} when there is none (a bare record)."""
     if not path.exists():
         return {}
     try:
-        meta = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError) as error:
-        raise BadMeta(_detail(error)) from None
+        meta = _read_own(path, lang)
+    except OSError as error:
+        raise BadMeta(error.strerror or _detail(error)) from None
+    except ValueError as error:
+        raise BadMeta(str(error)) from None
     if not isinstance(meta, dict):
-        raise BadMeta("not a JSON object")
+        raise BadMeta(translate(lang, _NOT_FORMAT))
     checks: dict[str, Callable[[Any], object]] = {
         "uid": lambda v: isinstance(v, str) and _UID.fullmatch(v),
         "confirm_deals": lambda v: isinstance(v, bool),
@@ -364,7 +496,7 @@ def _read_meta(path: Path) -> dict[str, Any]:
     for key, value in meta.items():
         check = checks.get(key)
         if check is not None and not check(value):
-            raise BadMeta(f"{key} is not valid")
+            raise BadMeta(translate(lang, _NOT_VALID).format(key=key))
     return meta
 
 
@@ -394,12 +526,11 @@ def _is_change(change: object) -> bool:
     )
 
 
-def _check(folder: Path, token: str) -> _Candidate:
+def _check(folder: Path, token: str, lang: str) -> _Candidate:
     """Read and check a game's two files; raise `Skipped`-worthy errors."""
-    path = folder / f"{token}.json"
-    record = load_record(path.read_bytes())
+    record = load_record(_read_capped(folder / f"{token}.json", MAX_RECORD_BYTES))
     standings = score_record(record)
-    meta = _read_meta(folder / f"{token}.meta.json")
+    meta = _read_meta(folder / f"{token}.meta.json", lang)
     return _Candidate(token, record, standings.finished, meta)
 
 
@@ -415,18 +546,19 @@ def _already_there(candidate: _Candidate) -> bool:
     return db.session.scalar(select(Game.id).where(or_(*links)).limit(1)) is not None
 
 
-def restore(folder: Path, lang: str = "en") -> Report:
-    """Load the games of `folder`: every good one, each once. FileNotFoundError if the
-    folder is not there."""
+def restore(folder: Path, lang: str = "en", partial: bool = False) -> Report:
+    """Load the games of `folder`: every good one, each once. A game without its
+    meta file is named in `skipped`; it is restored (and named in `partial`) only
+    when `partial` is asked. FileNotFoundError if the folder is not there."""
     if not folder.is_dir():
         raise FileNotFoundError(folder)
     report = Report()
-    tables = _restore_tables(_read_tables(folder, report.skipped), report.skipped)
+    tables = _restore_tables(_read_tables(folder, report.skipped, lang), report.skipped)
     candidates: list[_Candidate] = []
-    for token in _tokens(folder, report.skipped):
+    for token in _tokens(folder, report.skipped, lang):
         name = f"{token}.json"
         try:
-            candidates.append(_check(folder, token))
+            candidates.append(_check(folder, token, lang))
         except FileNotFoundError:
             report.skipped.append(Skipped(name, "missing"))
         except OSError as error:
@@ -439,6 +571,10 @@ def restore(folder: Path, lang: str = "en") -> Report:
         if _already_there(candidate):
             report.present += 1
             continue
+        whole = bool(candidate.meta)
+        if not whole and not partial:
+            report.skipped.append(Skipped(f"{candidate.token}.meta.json", "no_meta"))
+            continue
         try:
             _insert(candidate, tables)
         except IntegrityError:  # a link taken meanwhile by another game
@@ -446,6 +582,8 @@ def restore(folder: Path, lang: str = "en") -> Report:
             report.skipped.append(Skipped(f"{candidate.token}.json", "conflict"))
             continue
         report.restored += 1
+        if not whole:
+            report.partial.append(Skipped(f"{candidate.token}.json", "partial"))
     return report
 
 

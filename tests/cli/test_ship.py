@@ -76,6 +76,7 @@ def test_data_option_moves_the_database_and_the_key(
     monkeypatch.delenv("REFEREE_SECRET_KEY", raising=False)
     monkeypatch.setenv("REFEREE_DATA", "")  # recorded: main()'s value is undone after
     data = tmp_path / "data"
+    data.mkdir()  # a restore creates the database in an existing folder, never the folder
     assert cli.main(["restore", "--data", str(data), str(tmp_path / "nothing")]) == 2
     assert os.environ["REFEREE_DATA"] == str(data)
     assert (data / "referee.sqlite3").is_file()

@@ -124,7 +124,7 @@ def test_restore_checks_every_file_and_names_each_skipped_one(
     run = _commands(monkeypatch, tmp_path)
     status, out, err = run("restore", folder)
     assert status == 1
-    assert "2 games restored" in out  # both good games, despite five bad files
+    assert "games restored: 2," in out  # both good games, despite five bad files
     lines = err.splitlines()
     assert len(lines) == 5
     for name in (*bad, "D" * 24 + ".meta.json"):
@@ -247,7 +247,7 @@ def test_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert run("restore", tmp_path / "empty")[0] == 0  # nothing to do is no failure
     status, out, _err = run("backup", tmp_path / "b")
     assert status == 0
-    assert out.startswith("0 games written")
+    assert out == f"backup written to {tmp_path / 'b'}: games: 0\n"
     (tmp_path / "b" / "manifest.json").unlink()
     (tmp_path / "b" / ("X" * 24 + ".json")).write_text("[]", encoding="utf-8")
     status, _out, err = run("restore", tmp_path / "b")
@@ -304,3 +304,214 @@ def test_tables_renames_and_put_backs_survive_a_backup(
     assert f"/g/{token}" in restored
     assert f"/g/{other}" in restored
     assert "Anna" not in guest.get(f"/t/{table}/statistics").get_data(as_text=True)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_empty_database_never_replaces_a_full_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """Issue 37: `backup --data EMPTY FOLDER` deleted last week's games and exited 0."""
+    folder = tmp_path / "Mon"
+    backed_up(app, client, folder)
+    before = _files(folder)
+    assert len(before) == 6  # two games (record + meta), the tables, the manifest
+    run = _commands(monkeypatch, tmp_path, lang)
+    _fresh(tmp_path, "cli.db")  # an empty database at this version's schema
+    status, out, err = run("backup", folder)
+    assert status == 1
+    assert out == ""
+    assert _files(folder) == before  # every file kept, byte for byte
+    assert not (folder / ".partial").exists()
+    said = {
+        "en": "holds a backup of 2 games, 2 of which the database does not have (it has 0)",
+        "fr": "contient une sauvegarde de 2 parties, dont 2 que la base de données n’a pas",
+    }
+    assert said[lang] in err
+    assert "--replace" in err
+    # Asked for, it replaces (a database moved on purpose).
+    out_, err_ = io.StringIO(), io.StringIO()
+    assert cli.backup_command("backup", str(folder), "en", out_, err_, replace=True) == 0
+    assert set(_files(folder)) == {"manifest.json", "tables.json"}
+
+
+def test_another_database_never_replaces_a_backup_of_other_games(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong `--data` that holds games too: the folder's games it lacks are kept."""
+    folder = tmp_path / "Tue"
+    backed_up(app, client, folder)
+    before = _files(folder)
+    run = _commands(monkeypatch, tmp_path)
+    other = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'cli.db'}",
+            "SECRET_KEY": "t",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    new_game(other.test_client(), "pitch", ["A", "B", "C", "D"])
+    with other.app_context():
+        db.engine.dispose()
+    status, _out, err = run("backup", folder)
+    assert status == 1
+    assert "2 of which the database does not have (it has 1)" in err
+    assert _files(folder) == before
+
+
+def test_the_same_game_under_a_new_link_is_no_loss(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A rotated editor link is the same game (its uid): the backup goes on, and the
+    old link's files go."""
+    folder = tmp_path / "b"
+    token = backed_up(app, client, folder)
+    client.post(f"/g/{token}/rotate", data={"which": "editor"})
+    with app.app_context():
+        assert backup(folder) == (2, [])
+    assert not (folder / f"{token}.json").exists()
+
+
+def test_a_backup_that_fails_half_way_leaves_the_previous_whole(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new backup is written aside and read back before anything is replaced: a
+    full disk while writing it leaves the previous backup as it was."""
+    from referee.services import backup as service
+
+    folder = tmp_path / "b"
+    token = backed_up(app, client, folder)
+    before = _files(folder)
+    client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    written = []
+    real = service._write_synced
+
+    def full(path: Path, data: bytes) -> None:
+        written.append(path)
+        if len(written) == 4:
+            raise OSError(28, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(service, "_write_synced", full)
+    with app.app_context(), pytest.raises(OSError, match="No space"):
+        backup(folder)
+    assert all(path.parent.name == ".partial" for path in written)
+    assert _files(folder) == before
+    assert not (folder / ".partial").exists()
+
+
+def test_a_backup_that_reads_back_wrong_replaces_nothing(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.services import backup as service
+
+    folder = tmp_path / "b"
+    token = backed_up(app, client, folder)
+    before = _files(folder)
+    client.post(f"/g/{token}/deal", data={"action": "save", "passed": "1"})
+    real = service._write_synced
+
+    def damaged(path: Path, data: bytes) -> None:  # a disk that loses a byte
+        real(path, data[:-2] if path.name == f"{token}.json" else data)
+
+    monkeypatch.setattr(service, "_write_synced", damaged)
+    with app.app_context(), pytest.raises(OSError):
+        backup(folder)
+    assert _files(folder) == before
+
+
+def test_a_typo_in_data_creates_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 37: `backup --data /no/such/path` created a database there."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("REFEREE_DATA", "")
+    typo = tmp_path / "var" / "lib" / "refere"
+    for which in ("backup", "restore"):
+        (tmp_path / "out").mkdir(exist_ok=True)
+        assert cli.main([which, "--data", str(typo), "--lang", "en", str(tmp_path / "out")]) == 2
+        said = capsys.readouterr().err
+        assert str(typo) in said and ": check --data" in said
+    assert not (tmp_path / "var").exists()
+    assert list((tmp_path / "out").iterdir()) == []
+    # A folder without a database: a backup has nothing to read, and creates nothing.
+    (tmp_path / "empty").mkdir()
+    assert cli.main(["backup", "--data", str(tmp_path / "empty"), str(tmp_path / "out")]) == 2
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
+def _missing_meta(app: Flask, client: FlaskClient, folder: Path) -> str:
+    token = backed_up(app, client, folder)
+    (folder / f"{token}.meta.json").unlink()
+    return token
+
+
+def test_a_game_without_its_meta_is_named_and_not_restored_in_part(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37: a missing .meta.json restored the game silently, without its
+    spectator link, its table and its history."""
+    folder = tmp_path / "b"
+    token = _missing_meta(app, client, folder)
+    run = _commands(monkeypatch, tmp_path, "fr")
+    status, out, err = run("restore", folder)
+    assert status == 1
+    assert "parties restaurées\u202f: 1, déjà là\u202f: 0, fichiers écartés\u202f: 1" in out
+    assert err.startswith(f"{token}.meta.json: ")
+    assert "lien de spectateur" in err and "--partial" in err
+    with _fresh(tmp_path, "cli.db").app_context():
+        assert db.session.scalar(text("SELECT count(*) FROM game")) == 1
+        db.engine.dispose()
+
+
+def test_partial_restores_a_game_without_its_meta_and_says_what_it_lost(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "b"
+    token = _missing_meta(app, client, folder)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.backup_command("restore", str(folder), "en", out, err, partial=True) == 0
+    assert err.getvalue().startswith(f"{token}.json: restored without its .meta.json file")
+    assert "games restored: 2" in out.getvalue()
+    assert "games restored in part: 1" in out.getvalue()
+
+
+@pytest.mark.parametrize("damage", [b"{not json", b'{"format": "other"}', b"[" * 100_000])
+def test_a_damaged_manifest_does_not_hide_the_games(
+    app: Flask,
+    client: FlaskClient,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    damage: bytes,
+) -> None:
+    """Issue 37: a damaged manifest restored the table without its games."""
+    folder = tmp_path / "b"
+    backed_up(app, client, folder)
+    (folder / "manifest.json").write_bytes(damage)
+    run = _commands(monkeypatch, tmp_path, "fr")
+    status, out, err = run("restore", folder)
+    assert status == 1
+    assert "parties restaurées\u202f: 2" in out
+    assert err.startswith("manifest.json: le manifeste est abîmé (")
+    assert "\u202f: les fichiers des parties du dossier sont lus à la place" in err
+    assert "Expecting" not in err and "char" not in err  # no Python words
+
+
+def test_restore_reads_a_bounded_amount(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A huge meta or manifest (a disk gone wrong, a hostile folder) is refused as
+    too large, never read whole."""
+    folder = tmp_path / "b"
+    token = backed_up(app, client, folder)
+    with (folder / f"{token}.meta.json").open("wb") as handle:
+        handle.truncate(4 * 1024**3)  # 4 GB, sparse: reading it whole would not end soon
+    run = _commands(monkeypatch, tmp_path)
+    status, _out, err = run("restore", folder)
+    assert status == 1
+    assert err.startswith(f"{token}.meta.json: its .meta.json file is damaged: ")
+    assert "larger than 16 MB" in err
