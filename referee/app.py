@@ -17,6 +17,7 @@ from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
 from referee.paths import STATIC, TEMPLATES, TRANSLATIONS, data_dir
 from referee.web import DEFAULT_RATE_LIMITS
+from referee.web.hosts import HostCheck, hosts_setting, public_url_setting
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -160,6 +161,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         else dict(DEFAULT_RATE_LIMITS),
         # Behind an HTTPS proxy (REFEREE_HTTPS=1) the session cookie is Secure.
         SESSION_COOKIE_SECURE=os.environ.get("REFEREE_HTTPS") == "1",
+        # The address players open, for shared links (referee.web.hosts), and the
+        # host names the server answers to.
+        PUBLIC_URL=public_url_setting(os.environ.get("REFEREE_URL")),
+        ALLOWED_HOSTS=os.environ.get("REFEREE_HOSTS", ""),
     )
     if test_config:
         app.config.update(test_config)
@@ -176,6 +181,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
+    # Outermost: a request for a host that is malformed or not this server's is
+    # answered 400 before anything is built from it.
+    hosts = hosts_setting(app.config["ALLOWED_HOSTS"], app.config["PUBLIC_URL"])
+    app.wsgi_app = HostCheck(app.wsgi_app, hosts)  # type: ignore[method-assign]
     db.init_app(app)
     with app.app_context():
         ping_after_idle(db.engine)

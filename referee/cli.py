@@ -705,7 +705,9 @@ def serve_command(
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
                 "workers": workers,
                 "threads": threads,
-                "worker_class": "gthread",
+                # gthread, each request read whole before a thread takes it: slow
+                # clients cost no thread (referee.server, issue 37).
+                "worker_class": "referee.server.BufferingWorker",
                 "preload_app": True,
                 "accesslog": "-" if access_log else None,
                 "errorlog": "-",

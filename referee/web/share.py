@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from referee.services import games as service
 from referee.web import follow
 from referee.web.cache import CachedPage, cached_page, game_page_key
+from referee.web.hosts import public_url
 from referee.web.main import remember
 from referee.web.pages import game_page_tag, load, load_shown, render_game_page
 
@@ -52,8 +53,8 @@ def links_page(template: str, editor: str, viewer: str, **context: object) -> st
 def share(token: str) -> str:
     """The editor and spectator links, as text and QR codes, and their rotation."""
     game = load(token)
-    editor = url_for("games.show", token=game.token, _external=True)
-    viewer = url_for("share.spectate", view_token=game.view_token, _external=True)
+    editor = public_url("games.show", token=game.token)
+    viewer = public_url("share.spectate", view_token=game.view_token)
     return links_page("share.html", editor, viewer, game=game)
 
 

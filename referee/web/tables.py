@@ -31,6 +31,7 @@ from referee.models import Table
 from referee.services import games as game_service
 from referee.services import tables as service
 from referee.web.forms import messages_of
+from referee.web.hosts import public_url
 from referee.web.main import REMEMBERED, remember
 from referee.web.pages import Page, download
 from referee.web.share import links_page
@@ -202,8 +203,8 @@ def rename(token: str) -> BaseResponse:
 @bp.get("/t/<token>/share")
 def share(token: str) -> str:
     table = _editor(token)
-    editor = url_for("tables.show", token=table.token, _external=True)
-    viewer = url_for("tables.spectate", view_token=table.view_token, _external=True)
+    editor = public_url("tables.show", token=table.token)
+    viewer = public_url("tables.spectate", view_token=table.view_token)
     return links_page("tables/share.html", editor, viewer, table=table)
 
 
