@@ -3,7 +3,8 @@
     .venv/bin/python bench/slow_clients.py            # every row, about four minutes
     .venv/bin/python bench/slow_clients.py --quick    # fewer rows
 
-For each server setting (2 workers × N threads) it measures, in one run, side by side:
+For each server setting (gunicorn's own `gthread` worker or `referee serve`'s
+`BufferingWorker`, 2 workers × N threads) it measures, in one run, side by side:
 
 - **direct**: a table playing (scoreboard, version poll, deal form, deal: see
   tests/server/slow.py), each request on a new connection, while 0, 16, 64 or
@@ -38,6 +39,8 @@ from tests.server.conftest import Server, free_port  # noqa: E402
 from tests.server.slow import SlowClients, Table, p95  # noqa: E402
 
 ENV = {"REFEREE_RATE_LIMITS": "0"}
+GTHREAD = "gthread"
+BUFFERING = "referee.server.BufferingWorker"
 
 
 def table_beside(port: int, slow: int, tls: object = None, requests: int = 80) -> str:
@@ -81,17 +84,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    thread_counts = [4, 32] if args.quick else [4, 8, 16, 32]
+    settings = [(GTHREAD, 4), (BUFFERING, 4)]
+    if not args.quick:
+        settings.insert(1, (GTHREAD, 32))
     slow_counts = [0, 64] if args.quick else [0, 16, 64, 128]
     with tempfile.TemporaryDirectory(prefix="referee-slow-") as tmp:
-        for threads in thread_counts:
-            work = Path(tmp) / f"t{threads}"
+        for worker, threads in settings:
+            work = Path(tmp) / f"{worker.rsplit('.', 1)[-1]}-{threads}"
             work.mkdir()
             server = Server(free_port(), f"sqlite:///{work}/db.sqlite3", work, dict(ENV))
             server.threads = threads
+            server.worker_class = worker
             server.start()
             try:
-                print(f"2 workers × {threads} threads", flush=True)
+                print(f"{worker}, 2 workers × {threads} threads", flush=True)
                 rate = flat_out(server.port, seconds=5 if args.quick else 10)
                 print(f"  flat out, 8 tables:      {rate:6.0f} requests/s", flush=True)
                 for slow in slow_counts:

@@ -50,6 +50,11 @@ _JUDGE_POINT: Final = N_("{card}: to the player of card {n}")
 #: at its limit takes no new connection until one of them ends).
 WORKER_CONNECTIONS: Final = 4000
 
+#: The server's worker: gthread, each request read whole before a thread takes it,
+#: so that slow clients cost no thread (referee.server; bench/slow_clients.py
+#: compares it with gunicorn's own "gthread").
+WORKER_CLASS = "referee.server.BufferingWorker"
+
 #: Threads per server worker (`referee serve --threads`).
 THREADS: Final = 4
 #: At most this many server workers, and threads per worker: more is a typo.
@@ -89,6 +94,7 @@ _REASONS: Final = {
     errno.ENAMETOOLONG: N_("the name is too long"),
     errno.EADDRINUSE: N_("another program listens there"),
     errno.EADDRNOTAVAIL: N_("this machine has no such address"),
+    errno.EIO: N_("the disk gave back something else than what was written"),
 }
 
 
@@ -705,9 +711,7 @@ def serve_command(
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
                 "workers": workers,
                 "threads": threads,
-                # gthread, each request read whole before a thread takes it: slow
-                # clients cost no thread (referee.server, issue 37).
-                "worker_class": "referee.server.BufferingWorker",
+                "worker_class": WORKER_CLASS,
                 "preload_app": True,
                 "accesslog": "-" if access_log else None,
                 "errorlog": "-",

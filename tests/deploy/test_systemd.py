@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import configparser
 import datetime
+import json
 import os
 import shlex
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import EXAMPLES
 from tests.deploy.conftest import DEPLOY, replaced
 from tests.server.conftest import Phone, free_port
 
@@ -44,6 +46,7 @@ def settings(database: str) -> dict[str, str]:
     assert set(values) == {
         "REFEREE_SECRET_KEY",
         "DATABASE_URL",
+        "REFEREE_URL",
         "REFEREE_HTTPS",
         "REFEREE_BEHIND_PROXY",
     }
@@ -112,6 +115,19 @@ def test_the_backup_command_line_writes_todays_folder(database: str, tmp_path: P
     assert done.returncode == 0, done.stderr
     weekday = datetime.datetime.now().strftime("%a")
     assert (tmp_path / "backups" / weekday / "manifest.json").is_file()
+    # Last week's backup of a game this (empty) database lacks: the night fails,
+    # and the folder keeps it (issue 37: it was deleted, the unit exiting 0).
+    folder = tmp_path / "backups" / weekday
+    token = "A" * 24
+    game = (EXAMPLES / "pitch-moon.json").read_bytes()
+    (folder / f"{token}.json").write_bytes(game)
+    manifest = {"format": "referee-backup/1", "taken_at": "2026-11-28T04:00:00", "games": [token]}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    kept = {path.name: path.read_bytes() for path in folder.iterdir()}
+    done = subprocess.run(shlex.split(command), env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "--replace" in done.stderr
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == kept
 
 
 def test_the_timer_runs_nightly() -> None:

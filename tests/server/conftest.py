@@ -58,6 +58,8 @@ class Server:
     more_env: dict[str, str] = field(default_factory=dict)
     #: Threads per worker (2 workers).
     threads: int = 4
+    #: Another gunicorn worker class than `referee serve`'s (benches compare them).
+    worker_class: str | None = None
 
     def start(self) -> None:
         env = {
@@ -67,11 +69,14 @@ class Server:
             **self.more_env,
         }
         with (self.workdir / "server.log").open("ab") as log:  # the child keeps its copy
+            if self.worker_class is None:
+                command = [sys.executable, "-m", "referee.cli"]
+            else:
+                run = f"import referee.cli as c; c.WORKER_CLASS = {self.worker_class!r}; "
+                command = [sys.executable, "-c", run + "raise SystemExit(c.main())"]
             self.process = subprocess.Popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "referee.cli",
+                    *command,
                     "serve",
                     "--host",
                     HOST,

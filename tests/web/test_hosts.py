@@ -94,7 +94,8 @@ def test_no_host_header_makes_a_page_fail(
         body, status, _headers = run_wsgi_app(table_app, environ, buffered=True)
         assert status.startswith("400 "), (method, path, status)
         page = b"".join(body).decode()
-        assert "Adresse inconnue" in page and "Unknown address" in page
+        assert "Adresse inconnue" in page
+        assert "Unknown address" in page
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
