@@ -696,10 +696,12 @@ def serve_command(
         database = db.engine.url.render_as_string(hide_password=True)
         db.engine.dispose()  # no connection may cross a fork
     shown = lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
+    url = f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
     print(f"Referee {__version__}: {url}", file=stdout)
     # Where the games are kept (the password of a database URL hidden).
     print(f"Data: {app.instance_path} · database: {database}", file=stdout)
+    if app.config.get("PUBLIC_URL"):  # what the shared links start with (REFEREE_URL)
+        print(f"Players open: {app.config['PUBLIC_URL']}/", file=stdout)
     if shown != host:
         print("Open this address on the phones at the table:", file=stdout)
         segno.make(url).terminal(out=stdout, compact=True)

@@ -218,3 +218,27 @@ def test_the_sheet_goes_to_standard_output(capsysbinary: pytest.CaptureFixture[b
     """`-o -` writes the PDF to standard output, as `-` reads standard input."""
     assert main(["pdf", str(EXAMPLES / "pitch-moon.json"), "-o", "-"]) == 0
     assert capsysbinary.readouterr().out.startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("command", [["score", "-"], ["explain", "-"], ["pdf", "-", "-o", "-"]])
+def test_an_endless_pipe_stops_with_a_message(command: list[str]) -> None:
+    """Issue 37: `referee score -` on an endless pipe read until memory ran out. It
+    reads at most one byte more than a record may hold, then says why it stops."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "--lang", "en", *command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    written = 0
+    try:
+        while process.poll() is None and written < 64 * 1024 * 1024:  # bounded
+            process.stdin.write(b"[" * 65536)
+            written += 65536
+    except BrokenPipeError:
+        pass  # it stopped reading, and went
+    _out, err = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert err.decode().strip() == "The file is larger than 1024 KB; a game's file is far smaller"
+    assert written < 16 * 1024 * 1024  # it did not read the 64 MB on offer
