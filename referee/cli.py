@@ -376,7 +376,8 @@ def backup_command(
     from referee.services import backup
 
     target = Path(folder)
-    if target.exists() and not target.is_dir():
+    # A backup makes its folder; a restore reads one, before anything is created.
+    if (target.exists() or which == "restore") and not target.is_dir():
         print(_say("no_folder", lang, folder=folder), file=stderr)
         return UNREADABLE
     missing = missing_database(which)

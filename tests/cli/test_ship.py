@@ -77,7 +77,8 @@ def test_data_option_moves_the_database_and_the_key(
     monkeypatch.setenv("REFEREE_DATA", "")  # recorded: main()'s value is undone after
     data = tmp_path / "data"
     data.mkdir()  # a restore creates the database in an existing folder, never the folder
-    assert cli.main(["restore", "--data", str(data), str(tmp_path / "nothing")]) == 2
+    (tmp_path / "nothing").mkdir()
+    assert cli.main(["restore", "--data", str(data), str(tmp_path / "nothing")]) == 0
     assert os.environ["REFEREE_DATA"] == str(data)
     assert (data / "referee.sqlite3").is_file()
     assert (data / "secret_key").stat().st_mode & 0o077 == 0

@@ -138,6 +138,7 @@ def test_restore_of_a_missing_folder_fails(monkeypatch: pytest.MonkeyPatch, tmp_
     status, _out, err = run("restore", tmp_path / "nowhere")
     assert status != 0
     assert "n'est pas un dossier" in err
+    assert not (tmp_path / "cli.db").exists()  # no database made for nothing to restore
 
 
 def test_a_revoked_link_never_comes_back(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
