@@ -39,7 +39,8 @@ LOOPBACK: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 _REFUSED: Final = (
     b'<!doctype html>\n<html lang="fr"><head><meta charset="utf-8">'
     b'<meta name="viewport" content="width=device-width, initial-scale=1">'
-    b"<title>400</title></head><body>\n"
+    b"<title>400</title><style>body{font-family:system-ui,sans-serif;margin:1.5rem;"
+    b"line-height:1.5;max-width:40rem}h1{font-size:1.4rem}</style></head><body>\n"
     b"<h1>Adresse inconnue</h1>\n<p>Ce serveur ne r\xc3\xa9pond pas \xc3\xa0 cette "
     b"adresse\xe2\x80\xaf: ouvrez le lien que la table a partag\xc3\xa9.</p>\n"
     b'<h1 lang="en">Unknown address</h1>\n<p lang="en">This server does not answer '
