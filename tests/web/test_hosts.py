@@ -162,3 +162,53 @@ def test_a_wrong_referee_url_is_refused_at_start(value: str) -> None:
 def test_a_wrong_referee_hosts_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="REFEREE_HOSTS"):
         hosts_setting("good.example, a..b", None)
+
+
+#: Headers a stranger may send, and what they may hold.
+HEADERS = [
+    "Accept-Language",
+    "Cookie",
+    "Range",
+    "If-None-Match",
+    "If-Modified-Since",
+    "Accept-Encoding",
+    "X-Forwarded-For",
+    "X-Forwarded-Proto",
+    "X-Forwarded-Host",
+    "Origin",
+    "Referer",
+    "Content-Type",
+    "Content-Length",
+    "Accept",
+    "Authorization",
+    "Transfer-Encoding",
+    "Forwarded",
+]
+VALUES = ["", "\x00", "é", "a" * 9000, "*", "-1", "9" * 30, "bytes=5-1", "fr;q=2, *;q=-1", "‮"]
+
+
+def test_no_request_header_makes_a_page_fail(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every header above, with each value, on the pages a phone opens (behind a
+    proxy: the forwarded headers are read then)."""
+    monkeypatch.setenv("REFEREE_BEHIND_PROXY", "1")
+    app = _app(tmp_path)
+    token = new_game(app.test_client(), "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    paths = [("GET", "/"), ("GET", "/static/app.css"), ("GET", f"/g/{token}")]
+    paths += [("POST", f"/g/{token}/deal"), ("GET", "/lang/en")]
+    caplog.set_level(logging.WARNING)
+    answered = 0
+    for header in HEADERS:
+        for value in VALUES:
+            for method, path in paths:
+                environ = EnvironBuilder(path=path, method=method).get_environ()
+                key = header.upper().replace("-", "_")
+                environ[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
+                _body, status, _headers = run_wsgi_app(app, environ, buffered=True)
+                assert int(status.split()[0]) < 500, (header, value[:20], path, status)
+                answered += 1
+    assert answered == len(HEADERS) * len(VALUES) * len(paths)
+    assert not caplog.records
+    with app.app_context():
+        db.engine.dispose()
