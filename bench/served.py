@@ -47,19 +47,24 @@ def free_port() -> int:
 
 @dataclass
 class Served:
-    """`referee serve --data FOLDER` on a free loopback port: 2 workers x `threads`."""
+    """`referee serve --data FOLDER` on a free loopback port: 2 workers x `threads`.
+    Several may share a folder (its SQLite file and secret key); `database`: a
+    PostgreSQL URL instead of the folder's SQLite file."""
 
     data: Path
     threads: int = 4
+    database: str | None = None
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
 
     @property
     def log(self) -> Path:
-        return self.data / "server.log"
+        return self.data / f"server-{self.port}.log"
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        if self.database:
+            env["DATABASE_URL"] = self.database
         # Every phone of a bench posts from 127.0.0.1: the per-address rate limits
         # (600 writes a minute) are not what it measures.
         env["REFEREE_RATE_LIMITS"] = "0"
