@@ -32,6 +32,9 @@ from pathlib import Path
 HOST = "127.0.0.1"
 #: The header in which the app names the kind of a 409 (referee/web/games.py).
 CONFLICT = "Referee-Conflict"
+#: Seconds a kept connection may stay idle before a new one is opened (the server's
+#: keep-alive is 20 s).
+IDLE = 15.0
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _ROUTE_PARTS = [
     (re.compile(r"^/(g|v|t|tv)/[A-Za-z0-9_-]+"), r"/\1/<token>"),
@@ -200,6 +203,9 @@ class Browser:
     cookie: str = ""
     csrf: str = ""
     conn: http.client.HTTPConnection | None = field(default=None, repr=False)
+    #: When the connection was last used: the server closes one idle for 20 s
+    #: (`keepalive`), and a browser then opens another.
+    used: float = 0.0
 
     def request(
         self,
@@ -227,18 +233,28 @@ class Browser:
             else:
                 body, sent["Content-Type"] = multipart(fields, files)
         route = f"{method} {route_of(path)}"
-        try:
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
-            self.conn.timeout = timeout
-            self.conn.request(method, path, body=body, headers=sent)
-            response = self.conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException):
+        if self.conn is not None and time.monotonic() - self.used > IDLE:
             self.close()
-            with self.tally.lock:
-                self.tally.unanswered[route] += 1
-            return None
+        for attempt in (1, 2):
+            reused = self.conn is not None
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection(HOST, self.port, timeout=timeout)
+                self.conn.timeout = timeout
+                self.conn.request(method, path, body=body, headers=sent)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (OSError, http.client.HTTPException):
+                self.close()
+                # A kept connection the server had just closed: a browser sends a GET
+                # again on a new one (never a post: it may have landed).
+                if attempt == 1 and reused and method == "GET":
+                    continue
+                with self.tally.lock:
+                    self.tally.unanswered[route] += 1
+                return None
+        self.used = time.monotonic()
         if response.getheader("Content-Encoding") == "gzip":
             data = gzip.decompress(data)
         text = data.decode("utf-8", "replace")
