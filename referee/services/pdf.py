@@ -114,11 +114,21 @@ def html_to_pdf(html: str) -> bytes:
     return bytes(document.write_pdf(stylesheets=[sheet], font_config=fonts))
 
 
+def _stop(*_: object) -> None:
+    """The renderer's SIGTERM: exit through atexit, which removes the font copies.
+
+    Stopped (multiprocessing ends its daemons with SIGTERM), a renderer often hears it
+    twice: `kill` of the server's process group (systemd's stop, a supervisor) reaches
+    it at once, and its worker, stopping, sends another. The second must not break
+    the clean-up under way (a traceback in the server's log at each stop, issue 37).
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(0)
+
+
 def _serve(conn: Connection, warm_up: str) -> None:  # pragma: no cover - child process
     """The renderer process: warm up, then draw each page sent until the pipe closes."""
-    # Stopped (multiprocessing ends its daemons with SIGTERM): exit through atexit,
-    # which removes the font copies.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGTERM, _stop)
     with contextlib.suppress(Exception):
         html_to_pdf(warm_up)
     conn.send((None, b""))  # warm: see Renderer.start

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from flask import (
     Blueprint,
@@ -14,6 +14,7 @@ from flask import (
     flash,
     g,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -200,10 +201,11 @@ def _deal_page(
     standings: Standings | None = None,
     taken: list[Row] | None = None,
     scored: Scored | None = None,
+    conflict: Conflict | None = None,
 ) -> Page:
     """The deal form (a new deal, or a correction: `editing`). `scored`: the game as
     the view scored it already (each scoring of a 30-deal game digests its record
-    again: five a form before, issue 19)."""
+    again: five a form before, issue 19). `conflict`: the kind of a 409 (`conflicted`)."""
     scored = scored if scored is not None else service.scored(game)
     standings = standings or scored.standings
     action = (
@@ -229,7 +231,26 @@ def _deal_page(
         taken=taken,
         bid_outcomes=() if editing else GAMES[game.game].bids_now(scored.record, standings),
     )
-    return page, status
+    return conflicted(page, conflict) if conflict else (page, status)
+
+
+#: The header of a 409 that names its conflict, for a client that does not read the
+#: page (a script, a bench). Its kinds:
+#: - taken: another phone recorded the deal this form was opened for;
+#: - taken-back: a deal was taken back since this form was opened;
+#: - busy: too many phones wrote at once, nothing was recorded: send again;
+#: - other-game: the form's key was issued for another game;
+#: - no-version: a correction that does not say which state it was made on;
+#: - stale: the game changed since this correction's (or rename's) form was opened.
+CONFLICT_HEADER = "Referee-Conflict"
+Conflict = Literal["taken", "taken-back", "busy", "other-game", "no-version", "stale"]
+
+
+def conflicted(page: str, kind: Conflict) -> Response:
+    """A 409 of this page, naming its kind of conflict in `CONFLICT_HEADER`."""
+    response = make_response(page, 409)
+    response.headers[CONFLICT_HEADER] = kind
+    return response
 
 
 def _dealer_of(game: Game, standings: Standings, number: int) -> int | None:
@@ -302,14 +323,16 @@ def deal(token: str) -> Page:
         rows = build(game, scored).rows[(opened_for or taken.next) - 1 :]
         values["number"] = str(taken.next)
         errors = {}
+        kind: Conflict = "taken"
         if not rows:  # fewer deals than when the form was opened: one was taken back
+            kind = "taken-back"
             message = _(
                 "Meanwhile another phone took back a deal: yours would be deal %(n)d. "
                 "Your entries are kept: check them, then record.",
                 n=taken.next,
             )
             errors = {"": [message]}
-        return _deal_page(game, values, number=taken.next, taken=rows, errors=errors, status=409)
+        return _deal_page(game, values, number=taken.next, taken=rows, errors=errors, conflict=kind)
     except RulesError as error:
         errors = messages_by_group(error.problems, number)
         return _deal_page(game, values, number=number, errors=errors, status=422)
@@ -318,11 +341,13 @@ def deal(token: str) -> Page:
             "Many phones are writing to this game at once: nothing was recorded yet. "
             "Your entries are kept: send them again."
         )
-        return _deal_page(game, values, number=number, errors={"": [message]}, status=409)
+        return _deal_page(game, values, number=number, errors={"": [message]}, conflict="busy")
     except service.KeyOfAnotherGame:
         values["key"] = uuid.uuid4().hex
         message = _("This form was opened for another game: check the entries, then record.")
-        return _deal_page(game, values, number=number, errors={"": [message]}, status=409)
+        return _deal_page(
+            game, values, number=number, errors={"": [message]}, conflict="other-game"
+        )
     if added is service.Added.ALREADY:
         flash(_("That deal was already recorded."))
     elif added is service.Added.UNDONE:
@@ -421,7 +446,7 @@ def edit(token: str, number: int) -> Page:
             "check it against the game as it is now, then correct again."
         )
         return _deal_page(
-            game, values, number=number, errors={"": [message]}, editing=True, status=409
+            game, values, number=number, errors={"": [message]}, editing=True, conflict="no-version"
         )
     try:
         service.replace_deal(game, number - 1, entered, version, phone=phone_id())
@@ -456,7 +481,7 @@ def _lost_race(token: str, number: int, values: dict[str, str]) -> Page:
         errors={"": [message]},
         editing=True,
         taken=[row],
-        status=409,
+        conflict="stale",
     )
 
 
@@ -523,7 +548,7 @@ def players(token: str) -> Page:
             db.session.rollback()
             errors = {f"name{seat}": messages_of(error.problems)}
         page = render_template("players.html", game=game, errors=errors, typed=request.form)
-        return page, 409 if "" in errors else 422
+        return conflicted(page, "stale") if "" in errors else (page, 422)
     return render_template("players.html", game=game, errors=errors, typed={})
 
 

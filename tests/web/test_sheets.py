@@ -580,3 +580,26 @@ def test_a_renderer_started_with_wait_is_warm_at_once() -> None:
         assert renderer.render("<p>Bruno</p>").startswith(b"%PDF")
     finally:
         renderer.stop()
+
+
+def test_a_renderer_stopped_twice_cleans_up_without_a_traceback() -> None:
+    """`kill` of the server's process group reaches the PDF renderer, and its worker
+    sends it SIGTERM again while it removes its font copies at exit: the second must
+    not break that clean-up (it wrote a traceback to the server's log, issue 37)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit, os, signal, time\n"
+        "from referee.services import pdf\n"
+        "signal.signal(signal.SIGTERM, pdf._stop)\n"
+        # The second SIGTERM, arriving while the clean-up at exit runs.
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(0.2)))\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "time.sleep(5)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
