@@ -397,7 +397,7 @@ def _is_change(change: object) -> bool:
 def _check(folder: Path, token: str) -> _Candidate:
     """Read and check a game's two files; raise `Skipped`-worthy errors."""
     path = folder / f"{token}.json"
-    record = load_record(path.read_bytes())
+    record = load_record(path.read_bytes(), stored=True)  # as this app wrote it
     standings = score_record(record)
     meta = _read_meta(folder / f"{token}.meta.json")
     return _Candidate(token, record, standings.finished, meta)
