@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -14,8 +15,10 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from referee.app import create_app
 from referee.extensions import db
 from referee.models import Game
+from referee.services.backup import backup, restore
 from referee.services.games import bump
 from tests.conftest import EXAMPLES
 from tests.web.conftest import new_game
@@ -87,6 +90,41 @@ def test_an_imported_record_with_names_that_read_the_same_is_refused(client: Fla
     assert "Two players have the same name: Ana (seats 1 and 4)" in response.get_data(True)
 
 
+def test_a_game_kept_with_names_that_read_the_same_still_opens(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """Kept from before names were compared (its seats "Ana" and "Ana" + U+200B): it
+    opens, takes deals back, is backed up and restored; a rename is checked in full."""
+    english(client)
+    token, _viewer = legacy_game(app, client, ["Ana", "Ana" + ZWSP, "Chloé", "Driss"])
+    for path in ("", "/history", "/players", "/sheet.pdf", "/export.json"):
+        assert client.get(f"/g/{token}{path}").status_code == 200, path
+    with app.app_context():
+        version = db.session.scalar(select(Game.version).where(Game.token == token))
+    client.post(f"/g/{token}/undo", data={"version": str(version)})
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert (record["players"], len(record["deals"])) == (["Ana", "Ana" + ZWSP, "Chloé", "Driss"], 2)
+    with app.app_context():
+        assert backup(tmp_path / "b") == (1, [])
+    fresh = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.db'}", "SECRET_KEY": "t"}
+    )
+    with fresh.app_context():
+        assert restore(tmp_path / "b").restored == 1
+        db.engine.dispose()
+    assert fresh.test_client().get(f"/g/{token}").status_code == 200
+    # Renaming another seat says what is wrong; renaming one of the two mends it.
+    refused = client.post(
+        f"/g/{token}/players", data={"seat": "3", "version": str(version + 1), "name": "Dris"}
+    )
+    assert "Two players have the same name: Ana (seats 1 and 2)" in refused.get_data(True)
+    client.post(
+        f"/g/{token}/players", data={"seat": "1", "version": str(version + 1), "name": "Bea"}
+    )
+    record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
+    assert record["players"] == ["Ana", "Bea", "Chloé", "Driss"]
+
+
 # --- a table ------------------------------------------------------------------------
 
 
@@ -137,9 +175,10 @@ def test_merging_two_names_that_read_the_same_is_refused(client: FlaskClient) ->
 # --- names shown inside other text ----------------------------------------------------
 
 
-def legacy_game(app: Flask, client: FlaskClient) -> tuple[str, str]:
-    """A game kept from before names were cleaned: a right-to-left override at the
-    head of Ana's name (a new game drops it). Its editor and spectator tokens."""
+def legacy_game(app: Flask, client: FlaskClient, kept: list[str] | None = None) -> tuple[str, str]:
+    """A game kept from before names were cleaned, three deals in (by default a
+    right-to-left override at the head of Ana's name, which a new game drops; else
+    `kept`). Its editor and spectator tokens."""
     deals = json.loads((EXAMPLES / "boulmous-with-stake.json").read_text())["deals"][:3]
     players = ["Ana", NOUR, "Bruno", "Chloé"]
     token = imported(
@@ -148,7 +187,7 @@ def legacy_game(app: Flask, client: FlaskClient) -> tuple[str, str]:
     with app.app_context():
         game = db.session.scalar(select(Game).where(Game.token == token))
         assert game is not None
-        game.players = [RLO + "Ana", NOUR, "Bruno", "Chloé"]
+        game.players = kept or [RLO + "Ana", NOUR, "Bruno", "Chloé"]
         bump(game)
         db.session.commit()
         return token, game.view_token
