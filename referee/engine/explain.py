@@ -22,6 +22,7 @@ from typing import Final
 
 from referee.engine.catalog import N_, translate
 from referee.engine.messages import WORDS, _plurals, language
+from referee.engine.names import isolate
 
 MINUS: Final = "\u2212"
 
@@ -109,6 +110,7 @@ def signed(value: int) -> str:
 def render(item: Step, players: Sequence[str], lang: str) -> str:
     """A step's words, in `lang`, with the players' names."""
     lang = language(lang)
+    players = [isolate(name) for name in players]  # a name cannot reorder the line
     values: dict[str, object] = {}
     for key, value in item.params.items():
         if key == "who" and isinstance(value, int):

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from referee.engine.catalog import N_, NC_, translate
+from referee.engine.names import isolate
 
 LANGUAGES: Final = ("fr", "en")
 DEFAULT_LANGUAGE: Final = "en"
@@ -44,7 +45,7 @@ MESSAGES: Final[dict[str, str]] = {
     "player_name_long": N_(
         "the name of the player at seat {seat} is longer than {high} characters"
     ),
-    "player_twice": N_("the name {value} is used for two players"),
+    "player_twice": N_("two players have the same name: {name} (seats {seat} and {other_seat})"),
     # A table and its people (engine/tables.py).
     "table_name": N_("a table needs a name"),
     "table_name_long": N_("a name is at most {high} characters long"),
@@ -308,9 +309,13 @@ def render(
     choices = values.get("choices")
     if isinstance(choices, tuple):
         values["choices"] = ", ".join(str(_words(c, lang, quoted=True)) for c in choices)
-    seat = values.get("seat")
-    if isinstance(seat, int):
-        values["seat"] = seat + 1
+    for key in ("seat", "other_seat"):
+        seat = values.get(key)
+        if isinstance(seat, int):
+            values[key] = seat + 1
+    for key in ("name", "other", "given", "value"):
+        if isinstance(values.get(key), str):
+            values[key] = isolate(str(values[key]))  # a name cannot reorder the line
     if isinstance(values.get("suit"), str) and values["suit"] in WORDS:
         values["suit"] = translate(lang, WORDS[str(values["suit"])])
     text = template.format(**values)

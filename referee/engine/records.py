@@ -19,6 +19,7 @@ from referee.engine import GAMES
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_object, read_seat, text_problem
 from referee.engine.game import Record, Standings
+from referee.engine.names import alike, clean
 from referee.engine.settlement import StakePer
 
 FORMAT: Final = "referee-game/1"
@@ -84,14 +85,14 @@ def _parse_constant(text: str) -> object:
     raise _NotJson(text)
 
 
-def load_record(text: str | bytes) -> AnyRecord:
+def load_record(text: str | bytes, stored: bool = False) -> AnyRecord:
     """Parse a record from JSON text; bad JSON is a `RulesError` like any other.
 
     Whatever the JSON parser would accept but no record can hold is refused here,
     before any field is read: numbers of more than `MAX_DIGITS` digits, NaN and
     Infinity, nesting deeper than `MAX_DEPTH`, text that cannot be encoded.
     """
-    return parse_record(decode_json(text, MAX_RECORD_BYTES, MAX_DEPTH))
+    return parse_record(decode_json(text, MAX_RECORD_BYTES, MAX_DEPTH), stored=stored)
 
 
 def decode_json(text: str | bytes, max_bytes: int, max_depth: int) -> object:
@@ -146,8 +147,11 @@ def _check_shape(data: object, max_depth: int) -> None:
             stack.extend((item, depth + 1) for item in value)
 
 
-def parse_record(data: object) -> AnyRecord:
-    """Check a decoded JSON record and build a `Record` of typed deals."""
+def parse_record(data: object, stored: bool = False) -> AnyRecord:
+    """Check a decoded JSON record and build a `Record` of typed deals.
+
+    `stored`: a record this app kept (a game's rows, a backup), read as it was
+    accepted then where a newer rule would refuse it (`_parse_players`)."""
     problems: list[Problem] = []
     obj = read_object(data, _RECORD_FIELDS, problems)
     if obj is None:
@@ -164,7 +168,7 @@ def parse_record(data: object) -> AnyRecord:
     if game is None:
         problems.append(problem("game_unknown", "game", value=key, games=", ".join(GAMES)))
         raise RulesError(problems)
-    players = _parse_players(obj.get("players"), game.player_counts, problems)
+    players = _parse_players(obj.get("players"), game.player_counts, problems, stored)
     count = len(players) if players is not None else game.player_counts[0]
     names = players if players is not None else ("?",) * count
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
@@ -193,9 +197,16 @@ def parse_record(data: object) -> AnyRecord:
 
 
 def _parse_players(
-    raw: object, counts: tuple[int, ...], problems: list[Problem]
+    raw: object, counts: tuple[int, ...], problems: list[Problem], stored: bool = False
 ) -> tuple[str, ...] | None:
-    """Names in clockwise seat order: non-empty, distinct, short enough for a score sheet."""
+    """Names in clockwise seat order, cleaned (`names.clean`): not empty once their
+    invisible characters are gone, short enough for a score sheet, and no two that
+    read the same (`names.skeleton`: "Ana" and "Аna" with a Cyrillic А are one name).
+
+    A `stored` record (one this app accepted before these rules) keeps a name as it
+    was where cleaning would leave it empty or reading like another seat's: its game
+    still opens; a new name given to it is checked in full (`services.games.rename`).
+    """
     expected = tuple(counts)  # said "4 or 5" in the player's language
     if not isinstance(raw, list):
         problems.append(problem("players_not_list", "players", value=raw, expected=expected))
@@ -206,21 +217,30 @@ def _parse_players(
     found = len(problems)
     names: list[str] = []
     for seat, name in enumerate(raw):
+        field = f"players[{seat}]"
         if not isinstance(name, str) or not name.strip():
-            problems.append(problem("player_name", f"players[{seat}]", seat=seat, value=name))
-        elif (bad := text_problem(name, f"players[{seat}]", controls=True)) is not None:
+            problems.append(problem("player_name", field, seat=seat, value=name))
+        elif (bad := text_problem(name, field, controls=True)) is not None:
             problems.append(bad)
-        elif len(name.strip()) > MAX_NAME:
-            problems.append(
-                problem("player_name_long", f"players[{seat}]", seat=seat, high=MAX_NAME)
-            )
+        elif not (cleaned := clean(name)) and not stored:
+            problems.append(problem("player_name", field, seat=seat, value=name))
+        elif len(cleaned or name.strip()) > MAX_NAME:
+            problems.append(problem("player_name_long", field, seat=seat, high=MAX_NAME))
         else:
-            names.append(name.strip())
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            problems.append(problem("player_twice", "players", value=name))
-        seen.add(name.casefold())
+            names.append(cleaned or name.strip())
+    if len(problems) > found:
+        return None
+    pairs = alike(names)
+    if stored and pairs:
+        # These seats read as stored (stripped only): as many people as they were.
+        for seat in {seat for pair in pairs for seat in pair}:
+            names[seat] = str(raw[seat]).strip()
+        folded = [name.casefold() for name in names]
+        pairs = [(folded.index(f), seat) for seat, f in enumerate(folded) if folded.index(f) < seat]
+    for seat, other in pairs:
+        problems.append(
+            problem("player_twice", "players", name=names[seat], seat=seat, other_seat=other)
+        )
     return tuple(names) if len(problems) == found else None
 
 

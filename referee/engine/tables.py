@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import text_problem
+from referee.engine.names import clean, skeleton
 from referee.engine.records import (
     MAX_DEPTH,
     MAX_RECORD_BYTES,
@@ -37,13 +38,16 @@ _FIELDS: Final = frozenset({"format", "name", "aliases", "games"})
 
 def name_problems(name: object, field: str = "name") -> list[Problem]:
     """What is wrong with a table's name (or a person's, when merging): it must be
-    one line of text, not empty, at most `MAX_NAME` characters."""
+    one line of text, not empty (nor only invisible characters), at most `MAX_NAME`
+    characters."""
     if not isinstance(name, str) or not name.strip():
         return [problem("table_name", field)]
     bad = text_problem(name, field, controls=True)
     if bad is not None:
         return [bad]
-    if len(name.strip()) > MAX_NAME:
+    if not clean(name):
+        return [problem("table_name", field)]
+    if len(clean(name)) > MAX_NAME:
         return [problem("table_name_long", field, high=MAX_NAME)]
     return []
 
@@ -58,15 +62,72 @@ def people_of(aliases: Mapping[str, str], players: Sequence[str]) -> tuple[str, 
     return tuple(person_of(aliases, name) for name in players)
 
 
+def reading(aliases: Mapping[str, str], seatings: Sequence[Sequence[str]]) -> dict[str, str]:
+    """The aliases a table reads its games' names with: its merges (`aliases`), and
+    every typed name that reads like an earlier one (`names.skeleton`: "Аna" with a
+    Cyrillic А, "Ana" with a zero-width space) as that one, so that an evening never
+    has "Ana pays Ana". Two names that sat at one game stay two people (a game kept
+    from before names were compared so).
+
+    `seatings` are the typed names of each game, in the order played: the first
+    spelling of a name is the one shown.
+    """
+    games: dict[str, set[int]] = {}
+    for index, seats in enumerate(seatings):
+        for typed in seats:
+            games.setdefault(typed, set()).add(index)
+    # Each reading (skeleton) -> its spellings, each with the games of its group.
+    groups: dict[str, list[tuple[str, set[int]]]] = {}
+    leader: dict[str, str] = {}
+    for typed, played in games.items():
+        spellings = groups.setdefault(skeleton(typed), [])
+        for first, together in spellings:
+            if not together & played:
+                leader[typed] = first
+                together |= played
+                break
+        else:
+            spellings.append((typed, set(played)))
+    out: dict[str, str] = {}
+    for typed in {*games, *aliases}:
+        person = typed
+        for _ in range(len(games) + len(aliases) + 1):  # no loop can hold it
+            step = leader.get(person, person)
+            step = aliases.get(step, step)
+            if step == person:
+                break
+            person = step
+        if person != typed:
+            out[typed] = person
+    return out
+
+
+def find_person(aliases: Mapping[str, str], seatings: Sequence[Sequence[str]], name: str) -> str:
+    """The person a name typed by a player means at this table (`aliases` as
+    `reading` gives them): a typed name's person, else the person whose name reads
+    the same (`names.skeleton`), else the name itself (nobody)."""
+    name = clean(name)
+    known = {person_of(aliases, n) for seats in seatings for n in seats}
+    if name in known or name in aliases:
+        return person_of(aliases, name)
+    same = [person for person in known if skeleton(person) == skeleton(name)]
+    for typed in (n for seats in seatings for n in seats):
+        if skeleton(typed) == skeleton(name):
+            same.append(person_of(aliases, typed))
+    return same[0] if same else name
+
+
 def merged(
     aliases: Mapping[str, str], seatings: Sequence[Sequence[str]], name: str, into: str
 ) -> dict[str, str]:
     """The aliases once `name` is the same person as `into` (both as players see
-    them: typed names or people). Refused (RulesError) when they are one already,
-    when either never sat at the table, or when they sat at the same game: two
-    seats of one game are two people."""
-    known = {person_of(aliases, n) for seats in seatings for n in seats}
-    source, target = person_of(aliases, name.strip()), person_of(aliases, into.strip())
+    them: typed names or people, spelled in any way that reads the same). Refused
+    (RulesError) when they are one already (names that read the same are), when
+    either never sat at the table, or when they sat at the same game: two seats of
+    one game are two people."""
+    read = reading(aliases, seatings)
+    known = {person_of(read, n) for seats in seatings for n in seats}
+    source, target = find_person(read, seatings, name), find_person(read, seatings, into)
     problems: list[Problem] = []
     for field, person in (("name", source), ("into", target)):
         if person not in known:
@@ -75,7 +136,7 @@ def merged(
     if source == target:
         raise RulesError([problem("person_same", "into", value=target)])
     for seats in seatings:
-        people = people_of(aliases, seats)
+        people = people_of(read, seats)
         if source in people and target in people:
             raise RulesError([problem("person_together", "into", name=source, other=target)])
     # Every typed name of `source` (itself included) now reads as `target`.
@@ -141,7 +202,7 @@ def parse_table(data: object) -> TableRecord:
             raise TableGameError(number, error) from None
     aliases: dict[str, str] = {}
     for typed, person in raw_aliases.items():
-        aliases[typed.strip()] = person.strip()
+        aliases[clean(typed)] = clean(person)  # as the games' names are read
     # An alias chain (a -> b -> c) reads as everyone -> c; a loop is refused.
     for typed in list(aliases):
         seen = {typed}
@@ -152,7 +213,7 @@ def parse_table(data: object) -> TableRecord:
             seen.add(person)
             person = aliases[person]
         aliases[typed] = person
-    return TableRecord(data["name"].strip(), aliases, tuple(records))
+    return TableRecord(clean(data["name"]), aliases, tuple(records))
 
 
 def dump_table(

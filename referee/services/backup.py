@@ -383,7 +383,7 @@ def _read_back(staging: Path, files: dict[str, bytes]) -> None:
             and not name.endswith(".meta.json")
             and TOKEN.fullmatch(name[:-5])
         ):
-            score_record(load_record(data))
+            score_record(load_record(data, stored=True))
 
 
 def _previous_games(folder: Path) -> list[set[str]]:
@@ -528,7 +528,8 @@ def _is_change(change: object) -> bool:
 
 def _check(folder: Path, token: str, lang: str) -> _Candidate:
     """Read and check a game's two files; raise `Skipped`-worthy errors."""
-    record = load_record(_read_capped(folder / f"{token}.json", MAX_RECORD_BYTES))
+    # As this app wrote it (a name stored before names were compared still reads).
+    record = load_record(_read_capped(folder / f"{token}.json", MAX_RECORD_BYTES), stored=True)
     standings = score_record(record)
     meta = _read_meta(folder / f"{token}.meta.json", lang)
     return _Candidate(token, record, standings.finished, meta)

@@ -25,6 +25,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from referee.engine import GAMES
 from referee.engine.game import Record, Standings
+from referee.engine.names import clean
 from referee.engine.records import (
     FORMAT,
     dump_record,
@@ -234,7 +235,7 @@ def scored(game: Game, deals: list[dict[str, Any]] | None = None) -> Scored:
     record = record_of(game, deals)
 
     def make() -> Scored:
-        parsed = parse_record(record)
+        parsed = parse_record(record, stored=True)
         return Scored(parsed, score_record(parsed))
 
     return _SCORED.get_or_make(_known_state(game, deals, record), make)
@@ -547,7 +548,7 @@ def replay(
     """Play the game with these deals: its standings, the deals as the engine
     writes them back (canonical spelling), and the parsed record. RulesError if
     the game cannot be."""
-    record = parse_record(record_of(game, deals))
+    record = parse_record(record_of(game, deals), stored=True)
     canonical = cast(list[dict[str, Any]], dump_record(record)["deals"])
     return score_record(record), canonical, record
 
@@ -943,11 +944,13 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
         raise LookupError(seat)
     players = list(game.players)
     before = players[seat]
-    players[seat] = name.strip()
+    players[seat] = clean(name)
     if players[seat] == before:
         return False
-    parsed = parse_record({**record_of(game), "players": players})  # RulesError: empty…
+    # Read in full, as a new game's names are: empty, too long, like another seat's…
+    parsed = parse_record({**record_of(game), "players": players})  # RulesError
     standings = score_record(parsed)
+    players = list(parsed.players)
     game.players = players
     db.session.add(
         Change(
@@ -988,7 +991,7 @@ def again(game: Game) -> Game:
 
 def export(game: Game) -> dict[str, Any]:
     """The game's record, as `referee-game/1` JSON data, with its currency, place and day."""
-    return dump_record(parse_record({**record_of(game), **details_of(game)}))
+    return dump_record(parse_record({**record_of(game), **details_of(game)}, stored=True))
 
 
 def import_record(data: bytes) -> Game:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
+from referee.engine.names import clean
 from referee.engine.records import dump_record, score_record
 from referee.engine.statistics import (
     Outcome,
@@ -42,6 +43,7 @@ from referee.engine.tables import (
     merged,
     name_problems,
     people_of,
+    reading,
     split,
 )
 from referee.extensions import db
@@ -54,7 +56,7 @@ from referee.services.games import StaleVersion, _commit_or_stale, scored
 def create_table(name: str) -> Table:
     """A new table; the engine checks its name (RulesError)."""
     check(name_problems(name))
-    table = Table(name=name.strip(), aliases={})
+    table = Table(name=clean(name), aliases={})
     db.session.add(table)
     db.session.commit()
     return table
@@ -86,7 +88,7 @@ def _check_version(table: Table, version: int) -> None:
 def rename_table(table: Table, name: str, version: int) -> None:
     _check_version(table, version)
     check(name_problems(name))
-    table.name = name.strip()
+    table.name = clean(name)
     table.version += 1
     for game in games_at(table, with_deals=False):
         game_service.bump(game)  # their pages name the table: shown again, renamed
@@ -162,16 +164,19 @@ def leave(table: Table, game: Game) -> None:
 
 def people_at(table: Table) -> list[str]:
     """The table's people, as the new-game form suggests them (a name merged into
-    another suggested as the other)."""
+    another, or reading like another, suggested as the other)."""
     found: list[str] = []
-    for seats in seatings(table):
-        found.extend(p for p in people_of(table.aliases, seats) if p not in found)
+    played = seatings(table)
+    read = reading(table.aliases, played)
+    for seats in played:
+        found.extend(p for p in people_of(read, seats) if p not in found)
     return found
 
 
 def seatings(table: Table) -> list[tuple[str, ...]]:
-    """The names typed in each of the table's games (for merging names)."""
-    query = select(Game.players).where(Game.table_id == table.id)
+    """The names typed in each of the table's games, in the order they were started
+    (for merging names, and reading the names that read the same as the first)."""
+    query = select(Game.players).where(Game.table_id == table.id).order_by(Game.created_at, Game.id)
     return [tuple(players) for players in db.session.scalars(query).all()]
 
 
@@ -257,6 +262,7 @@ def table_games(table: Table, games: Sequence[Game] | None = None) -> list[Table
     where it holds (`Game.outcome`), else derived from its deals, in one query for
     all of them, and the memo kept for next time."""
     games = games_at(table, with_deals=False) if games is None else games
+    read = reading(table.aliases, seatings(table))  # names that read the same: one person
     outcomes = {g.id: game_service.current_outcome(g) for g in games}
     stale = [g for g in games if outcomes[g.id] is None]
     deals = deals_of(stale)
@@ -268,7 +274,7 @@ def table_games(table: Table, games: Sequence[Game] | None = None) -> list[Table
     return [
         TableGame(
             game,
-            seated(found, people_of(table.aliases, game.players), game.day, game.currency),
+            seated(found, people_of(read, game.players), game.day, game.currency),
         )
         for game in games
         if (found := outcomes[game.id]) is not None

@@ -77,6 +77,7 @@ def register(app: Flask) -> None:
     from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
     from referee.web import (
         assets,
+        bidi,
         board,
         catalog,
         fragments,
@@ -98,6 +99,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
     register_filters(app)
+    bidi.register(app)  # names shown inside text cannot reorder it
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", PAGES_KEPT))
     # The server's worker processes share what they render (`referee serve` makes
     # the folder); elsewhere (one process) the memory alone serves.
@@ -133,8 +135,8 @@ def register(app: Flask) -> None:
         translations = get_translations()
         return {
             "lang": str(get_locale() or "fr"),
-            "gettext": _make_new_gettext(translations.ugettext),
-            "ngettext": _make_new_ngettext(translations.ungettext),
+            "gettext": bidi.isolating(_make_new_gettext(translations.ugettext)),
+            "ngettext": bidi.isolating(_make_new_ngettext(translations.ungettext)),
         }
 
     @app.errorhandler(HTTPException)

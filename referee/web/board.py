@@ -16,6 +16,7 @@ from markupsafe import Markup
 from referee.engine import GAMES
 from referee.engine.game import Game as Rules
 from referee.engine.game import Standings
+from referee.engine.names import isolate
 from referee.lru import LRU
 from referee.models import Game
 from referee.services.games import Agreement, Scored, record_of
@@ -98,7 +99,7 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     rows: list[Row] = []
     rules = GAMES[game.game]
     sides = rules.sides(players)
-    labels = [" & ".join(game.players[seat] for seat in side) for side in sides]
+    labels = [" & ".join(isolate(game.players[seat]) for seat in side) for side in sides]
     lang = str(get_locale() or "fr")
     reasons = Reasons(rules, scored, tuple(game.players), lang)
     digests = prefix_digests(game, entered)

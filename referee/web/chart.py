@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from markupsafe import Markup, escape
 
+from referee.engine.names import isolate
 from referee.web.format import MINUS
 
 #: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat.
@@ -61,7 +62,7 @@ def chart(
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *totals]))
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
-            f'stroke-linejoin="round"><title>{escape(name)}</title></polyline>'
+            f'stroke-linejoin="round"><title>{escape(isolate(name))}</title></polyline>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -27,6 +27,7 @@ from flask_babel import gettext as _
 from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
+from referee.engine.names import clean, isolate
 from referee.engine.settlement import StakePer
 from referee.extensions import db
 from referee.models import Game
@@ -538,7 +539,7 @@ def players(token: str) -> Page:
             if version is None:
                 raise service.StaleVersion()
             if service.rename(game, seat, name, version):
-                flash(_("%(name)s renamed.", name=name.strip()))
+                flash(_("%(name)s renamed.", name=isolate(clean(name))))
             return redirect(url_for("games.show", token=token))
         except service.StaleVersion:
             db.session.rollback()
@@ -584,7 +585,7 @@ def sign(token: str) -> Page:
     except service.CannotConfirm:
         flash(_("Only a finished game's result can be signed, by one of its players."))
     else:
-        flash(_("%(name)s signed the result.", name=game.players[seat or 0]))
+        flash(_("%(name)s signed the result.", name=isolate(game.players[seat or 0])))
     return redirect(url_for("games.show", token=token))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from referee.engine import GAMES
+from referee.engine.names import isolate
 from referee.geometry import CELL_PADDING, DEAL_FONT, NUMBER_COLUMN, SANS, content_width
 from referee.web.board import Board, Row
 from referee.web.catalog import MARKS
@@ -55,6 +56,12 @@ _BREAK = re.compile(r" (?![^<]*>)")
 _GLUE = re.compile(r"(?<= ·) |(?<=\d) |(?<=\d\.) ")
 
 
+#: Characters that print nothing: the isolates around names, bidirectional marks.
+_NO_WIDTH = frozenset(
+    "\u200b\u200c\u200d\u200e\u200f\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u202e"
+)
+
+
 @functools.cache
 def _advances() -> dict[int, float]:
     """Each character's advance, in mm, in the sheets' own font file at FONT_SIZE (the
@@ -77,7 +84,8 @@ def width(text: str) -> float:
     wide as the font's size, which such glyphs seldom exceed.
     """
     advances = _advances()
-    return sum(advances.get(ord(c), EM) for c in text)
+    # An isolate around a name (U+2068...U+2069) and other format characters take no room.
+    return sum(advances.get(ord(c), EM) for c in text if c not in _NO_WIDTH)
 
 
 @dataclass(frozen=True)
@@ -134,7 +142,7 @@ def sides_of(board: Board) -> tuple[list[str], list[int]]:
     score alike, so a team is one side."""
     names = list(board.game.players)
     if board.teams:
-        sides = [" & ".join(names[seat] for seat in team) for team in board.teams]
+        sides = [" & ".join(isolate(names[seat]) for seat in team) for team in board.teams]
         return sides, [team[0] for team in board.teams]
     return names, list(range(len(names)))
 
@@ -154,7 +162,7 @@ def _blocks(
         ]
 
     numbers = [str(row.number) for row in board.rows]
-    dealers = [names[row.dealer] for row in board.rows]
+    dealers = [isolate(names[row.dealer]) for row in board.rows]
     return [
         Block(
             manche=start // step + 1,
@@ -203,7 +211,7 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         # Each mark once (both partners' "wins" read as one), and whole on its line.
         marks = dict.fromkeys(
             str(MARKS[kind]).replace(" ", "\u00a0")
-            + ("" if seat is None or kind == "win" else f"\u00a0{names[seat]}")
+            + ("" if seat is None or kind == "win" else f"\u00a0{isolate(names[seat])}")
             for kind, seat in row.marks
             if kind != "void"
         )

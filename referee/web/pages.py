@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine import GAMES
 from referee.engine.game import Standings
+from referee.engine.names import isolate
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import Reasons, build, share_rows
@@ -59,7 +60,7 @@ def game_chart(game: Game, standings: Standings) -> Any:
             totals[seat].append(running[seat])
     # One line per side: partners score alike.
     sides = GAMES[game.game].sides(len(names))
-    labels = [" & ".join(names[seat] for seat in side) for side in sides]
+    labels = [" & ".join(isolate(names[seat]) for seat in side) for side in sides]
     return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
 
 

@@ -13,6 +13,7 @@ from flask_babel import format_percent
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
+from referee.engine.names import isolate
 from referee.engine.statistics import PersonLine, Statistics
 from referee.models import Table
 from referee.web.chart import COLOURS, chart
@@ -55,7 +56,7 @@ def win_bars(lines: tuple[PersonLine, ...], title: str) -> Markup:
         colour = COLOURS[0]  # one colour: the bars are ranked, not the chart's people
         parts.append(
             f'<text x="0" y="{y + 15}" fill="currentColor" font-size="13">'
-            f"{escape(line.person[:14])}</text>"
+            f"{escape(isolate(line.person[:14]))}</text>"
             f'<rect x="110" y="{y + 3}" width="{width:.1f}" height="{BAR_HEIGHT - 8}" '
             f'fill="{colour}"/>'
             f'<text x="{114 + width:.1f}" y="{y + 15}" fill="currentColor" font-size="12">'

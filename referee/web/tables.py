@@ -26,6 +26,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import RulesError
+from referee.engine.names import clean, isolate
 from referee.engine.tables import TableGameError
 from referee.models import Table
 from referee.services import games as game_service
@@ -169,7 +170,13 @@ def merge(token: str) -> BaseResponse:
     except game_service.StaleVersion:
         flash(_("Someone else changed the table meanwhile: nothing was changed."), "error")
     else:
-        flash(_("%(name)s and %(into)s are one person now.", name=name.strip(), into=into.strip()))
+        flash(
+            _(
+                "%(name)s and %(into)s are one person now.",
+                name=isolate(clean(name)),
+                into=isolate(clean(into)),
+            )
+        )
     return _back(table)
 
 
@@ -183,7 +190,7 @@ def unmerge(token: str) -> BaseResponse:
     except game_service.StaleVersion:
         flash(_("Someone else changed the table meanwhile: nothing was changed."), "error")
     else:
-        flash(_("%(name)s is a person of their own again.", name=name))
+        flash(_("%(name)s is a person of their own again.", name=isolate(name)))
     return _back(table)
 
 

@@ -74,7 +74,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "player_twice",
         "players",
         None,
-        'The name "ana" is used for two players',
+        "Two players have the same name: Ana (seats 1 and 3)",
     ),
     (
         "first-dealer-seat",

@@ -69,7 +69,7 @@ def test_security_headers(client: FlaskClient, path: str) -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"player3": "ana"}, "used for two players"),
+        ({"player3": "ana"}, "Two players have the same name: Ana (seats 1 and 4)"),
         ({"player3": ""}, "played by 4 players, not 3"),
         ({"stake": "abc"}, "not an amount"),
         ({"stake": "0.125"}, "more than 2 decimals"),
