@@ -12,7 +12,8 @@ reach the pages through DNS rebinding, or end up in a shared link. So:
 - The allowed hosts: `REFEREE_HOSTS` (names, comma-separated; `*` for any
   well-formed name), else the host of `REFEREE_URL`; loopback names are always
   allowed (a health check, a proxy on the same machine). With neither set (a
-  laptop at the table), any IP address and this machine's own names: phones open
+  laptop at the table), any IP address and this machine's own names (`laptop`,
+  `laptop.local`, `laptop.lan`: any name that starts with its own): phones open
   the address `referee serve` prints, and no other name can lead a browser here.
 - `public_url`: the links and QR codes of the share pages start with `REFEREE_URL`
   when it is set, never with what a request's header said.
@@ -103,6 +104,9 @@ class Hosts:
     names: frozenset[str]
     any_name: bool = False
     any_address: bool = False
+    #: First labels that make a name this machine's (`laptop` for `laptop.lan`,
+    #: `laptop.fritz.box`: the names a table's router gives it).
+    own_labels: frozenset[str] = frozenset()
 
     def allow(self, name: str) -> bool:
         """Whether a well-formed host name (`host_name`'s) is one of them."""
@@ -111,6 +115,7 @@ class Hosts:
             or name in self.names
             or name in LOOPBACK
             or (self.any_address and _is_address(name))
+            or name.split(".", 1)[0] in self.own_labels
         )
 
 
@@ -150,7 +155,8 @@ def hosts_setting(hosts: str | None, public_url: str | None) -> Hosts:
     if public_url:
         name = host_name(urlsplit(public_url).netloc)
         return Hosts(frozenset({name} if name else ()))
-    return Hosts(own_names(), any_address=True)
+    own = own_names()
+    return Hosts(own, any_address=True, own_labels=frozenset(n.split(".")[0] for n in own))
 
 
 class HostCheck:

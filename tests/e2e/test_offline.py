@@ -8,6 +8,7 @@ a plain-HTTP origin (no service worker) still keeps the queue."""
 from __future__ import annotations
 
 import json
+import socket
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,11 +212,13 @@ def test_the_service_worker_opens_the_game_with_the_server_stopped(
 def test_a_plain_http_origin_keeps_the_queue_without_a_service_worker(
     browser: Browser, live_server: Server
 ) -> None:
-    """`referee.test` is not localhost: no secure context, so no service worker."""
-    rules = f"--host-resolver-rules=MAP referee.test 127.0.0.1:{live_server.port}"
+    """The machine's name on the table's network (`laptop.test`) is not localhost: no
+    secure context, so no service worker."""
+    name = socket.gethostname().split(".")[0].lower() + ".test"  # a name it answers to
+    rules = f"--host-resolver-rules=MAP {name} 127.0.0.1:{live_server.port}"
     other = browser.browser_type.launch(executable_path=CHROMIUM, args=[*ARGS, rules])
     try:
-        base = "http://referee.test"
+        base = f"http://{name}"
         context, page, _watch, token = cut_at_deal_one(other, base)
         # Checked offline: whether the context is secure is the origin's, not the network's.
         assert page.evaluate("window.isSecureContext") is False

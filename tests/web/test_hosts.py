@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,7 +106,9 @@ def test_at_the_table_any_address_and_the_machine_s_name_are_answered(
     """No setting (a laptop at the table): phones come by an IP address or by the
     machine's name; another name (DNS rebinding) is not this server."""
     client = table_app.test_client()
-    for host in ("192.168.1.23:5000", "[fe80::1]:5000", "127.0.0.1", "localhost:5000"):
+    machine = socket.gethostname().split(".")[0].lower()
+    hosts = ("192.168.1.23:5000", "[fe80::1]:5000", "127.0.0.1", "localhost:5000")
+    for host in (*hosts, f"{machine}.local:5000", f"{machine}.fritz.box"):
         assert client.get("/health", headers={"Host": host}).status_code == 200, host
     assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
 
