@@ -73,7 +73,7 @@ REASONS: Final[dict[str, str]] = {
     "missing": N_("the file is missing"),
     "unreadable": N_("the file cannot be read: {detail}"),
     "record": N_("the game is refused: {detail}"),
-    "meta": N_("its .meta.json file is damaged: {detail}"),
+    "meta": N_("its .meta.json file is damaged: {detail} (--partial restores the game without it)"),
     "manifest": N_(
         "the manifest is damaged ({detail}): the game files of the folder are read instead"
     ),
@@ -312,7 +312,7 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
     games that are not in this backup (a rotated editor link) are removed; other
     files of the folder are left alone.
     """
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     staging = folder / PARTIAL
     shutil.rmtree(staging, ignore_errors=True)  # what an interrupted backup left
     documents: list[tuple[str, bytes, bytes]] = []
@@ -345,7 +345,7 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
         files[f"{token}.json"] = record_text
         files[f"{token}.meta.json"] = meta_text
     files[MANIFEST] = _json(manifest)  # last: it switches a restore to this backup
-    staging.mkdir()
+    staging.mkdir(mode=0o700)
     try:
         for name, data in files.items():
             _write_synced(staging / name, data)
@@ -366,7 +366,8 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
 
 
 def _write_synced(path: Path, data: bytes) -> None:
-    with path.open("xb") as out:
+    """A new file, readable by its owner only (its name and content are game links)."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
@@ -388,13 +389,11 @@ def _read_back(staging: Path, files: dict[str, bytes]) -> None:
 
 def _previous_games(folder: Path) -> list[set[str]]:
     """The games of the backup in `folder`, each as the identities a database would
-    know it by (its lasting uid, its links): the manifest's, else (an older backup,
-    a damaged manifest) every record file's. What cannot be read counts by its name."""
-    tokens = _manifest_tokens(folder)
-    if tokens is None:
-        tokens = [p.stem for p in folder.glob("*.json") if TOKEN.fullmatch(p.stem)]
+    know it by (its lasting uid, its links): every record file of the folder,
+    whatever its manifest says (a manifest cut short must not let a backup remove
+    the games it forgot)."""
     games = []
-    for token in dict.fromkeys(tokens):
+    for token in _record_files(folder):
         identities = {token}
         try:
             meta = _read_meta(folder / f"{token}.meta.json", "en")
@@ -405,17 +404,9 @@ def _previous_games(folder: Path) -> list[set[str]]:
     return games
 
 
-def _manifest_tokens(folder: Path) -> list[str] | None:
-    """The well-formed game links the folder's manifest lists; None when it has no
-    manifest, or one that cannot be read."""
-    try:
-        data = _read_own(folder / MANIFEST, "en")
-    except (OSError, ValueError):
-        return None
-    games = data.get("games") if isinstance(data, dict) else None
-    if not isinstance(games, list):
-        return None
-    return [t for t in games if isinstance(t, str) and TOKEN.fullmatch(t)]
+def _record_files(folder: Path) -> list[str]:
+    """The game links of the record files in `folder` (`TOKEN.json`), sorted."""
+    return sorted(p.stem for p in folder.glob("*.json") if TOKEN.fullmatch(p.stem))
 
 
 # --- restore --------------------------------------------------------------------------
@@ -430,8 +421,8 @@ class _Candidate:
 
 
 def _tokens(folder: Path, skipped: list[Skipped], lang: str) -> list[str]:
-    """The games to restore: the manifest's, else (no manifest, or a damaged one,
-    said in `skipped`) every record file of the folder."""
+    """The games to restore: the manifest's and every record file of the folder (no
+    manifest, or a damaged one, said in `skipped`: the record files alone)."""
     manifest = folder / MANIFEST
     if manifest.exists():
         try:
@@ -446,13 +437,16 @@ def _tokens(folder: Path, skipped: list[Skipped], lang: str) -> list[str]:
         except ValueError as error:
             skipped.append(Skipped(MANIFEST, "manifest", str(error)))
         else:
-            good = []
+            good: dict[str, None] = {}  # each once, however often listed
             for token in tokens:
                 if isinstance(token, str) and TOKEN.fullmatch(token):
-                    good.append(token)
-                else:
-                    skipped.append(Skipped(f"{str(token)[:40]}.json", "not_token"))
-            return good
+                    good[token] = None
+                elif len(skipped) < 100:
+                    shown = token if isinstance(token, str) else json.dumps(token)
+                    skipped.append(Skipped(f"{shown[:40]}.json", "not_token"))
+            # A record file the manifest forgot is restored too: nothing is hidden.
+            good.update(dict.fromkeys(_record_files(folder)))
+            return list(good)
     tokens = []
     for path in sorted(folder.glob("*.json")):
         if path.name.endswith(".meta.json") or path.name in (TABLES, MANIFEST):
@@ -526,12 +520,13 @@ def _is_change(change: object) -> bool:
     )
 
 
-def _check(folder: Path, token: str, lang: str) -> _Candidate:
-    """Read and check a game's two files; raise `Skipped`-worthy errors."""
+def _check(folder: Path, token: str, lang: str, with_meta: bool = True) -> _Candidate:
+    """Read and check a game's two files (its record alone unless `with_meta`);
+    raise `Skipped`-worthy errors."""
     # As this app wrote it (a name stored before names were compared still reads).
     record = load_record(_read_capped(folder / f"{token}.json", MAX_RECORD_BYTES), stored=True)
     standings = score_record(record)
-    meta = _read_meta(folder / f"{token}.meta.json", lang)
+    meta = _read_meta(folder / f"{token}.meta.json", lang) if with_meta else {}
     return _Candidate(token, record, standings.finished, meta)
 
 
@@ -567,14 +562,20 @@ def restore(folder: Path, lang: str = "en", partial: bool = False) -> Report:
         except RulesError as error:
             report.skipped.append(Skipped(name, "record", "; ".join(error.messages(lang))))
         except BadMeta as error:
-            report.skipped.append(Skipped(f"{token}.meta.json", "meta", str(error)))
+            damaged = Skipped(f"{token}.meta.json", "meta", str(error))
+            if not partial:
+                report.skipped.append(damaged)
+                continue
+            # Asked to go on: the game alone, without what its meta file held.
+            report.partial.append(damaged)
+            candidates.append(_check(folder, token, lang, with_meta=False))
     for candidate in candidates:
         if _already_there(candidate):
             report.present += 1
             continue
         whole = bool(candidate.meta)
         if not whole and not partial:
-            report.skipped.append(Skipped(f"{candidate.token}.meta.json", "no_meta"))
+            report.skipped.append(Skipped(f"{candidate.token}.json", "no_meta"))
             continue
         try:
             _insert(candidate, tables)

@@ -462,7 +462,7 @@ def test_a_game_without_its_meta_is_named_and_not_restored_in_part(
     status, out, err = run("restore", folder)
     assert status == 1
     assert "parties restaurées\u202f: 1, déjà là\u202f: 0, fichiers écartés\u202f: 1" in out
-    assert err.startswith(f"{token}.meta.json: ")
+    assert err.startswith(f"{token}.json: son fichier .meta.json manque")
     assert "lien de spectateur" in err
     assert "--partial" in err
     with _fresh(tmp_path, "cli.db").app_context():
@@ -519,3 +519,52 @@ def test_restore_reads_a_bounded_amount(
     assert status == 1
     assert err.startswith(f"{token}.meta.json: its .meta.json file is damaged: ")
     assert "larger than 16 MB" in err
+
+
+def test_a_manifest_cut_short_neither_hides_nor_loses_a_game(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A manifest that reads well but forgot games (fresh-eyes trial): an empty
+    database's backup is still refused, and a restore brings every game back."""
+    folder = tmp_path / "b"
+    backed_up(app, client, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["games"] = [manifest["games"][0]] * 1000  # one game, listed a thousand times
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    before = _files(folder)
+    run = _commands(monkeypatch, tmp_path)
+    _fresh(tmp_path, "cli.db")
+    status, _out, err = run("backup", folder)
+    assert status == 1
+    assert "holds a backup of 2 games" in err
+    assert _files(folder) == before
+    status, out, err = run("restore", folder)
+    assert (status, err) == (0, "")
+    assert "games restored: 2, already there: 0, files skipped: 0" in out
+
+
+def test_partial_restores_a_game_whose_meta_is_damaged(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "b"
+    token = backed_up(app, client, folder)
+    (folder / f"{token}.meta.json").write_text('"hi"')
+    run = _commands(monkeypatch, tmp_path)
+    status, _out, err = run("restore", folder)
+    assert status == 1
+    assert "(--partial restores the game without it)" in err
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    out_, err_ = io.StringIO(), io.StringIO()
+    assert cli.backup_command("restore", str(folder), "en", out_, err_, partial=True) == 0
+    assert "games restored: 1, already there: 1" in out_.getvalue()
+    assert err_.getvalue().startswith(f"{token}.meta.json: its .meta.json file is damaged")
+
+
+def test_a_backup_is_readable_by_its_owner_only(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """Its file names and contents are the games' links."""
+    folder = tmp_path / "b"
+    backed_up(app, client, folder)
+    assert folder.stat().st_mode & 0o077 == 0
+    assert all(path.stat().st_mode & 0o077 == 0 for path in folder.iterdir())
