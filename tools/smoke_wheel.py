@@ -12,7 +12,7 @@ environment outside the checkout, and from a folder that has nothing of Referee:
   in the per-user default (`$HOME/.local/share/referee`), nothing in the
   environment; the home page in French, a static file, a new game, a deal, its
   scoreboard, the PDF sheet, `/health`;
-- `referee backup`, then `referee restore --data` into a new folder.
+- `referee backup`, then `referee restore --data` into a new (empty) folder.
 
 Each step that fails stops the script with what it saw (exit 1). Everything runs on
 loopback, in a temporary folder removed at the end; the server is stopped by its id.
@@ -174,13 +174,14 @@ def smoke(wheel: Path) -> None:
         check((data / "secret_key").is_file(), f"no secret key in {data}")
         check(not list((top / "venv").rglob("*.sqlite3")), "a database inside the environment")
         out = run([referee, "--lang", "fr", "backup", "backup"], env, elsewhere)
-        check("1 " in out, f"backup: {out!r}")
+        check(out.endswith("parties\u202f: 1\n"), f"backup: {out!r}")
+        (top / "new").mkdir()  # a restore makes its database in a folder that is there
         out = run(
             [referee, "--lang", "fr", "restore", "--data", str(top / "new"), "backup"],
             env,
             elsewhere,
         )
-        check(out.startswith("1 "), f"restore: {out!r}")
+        check("parties restaurées\u202f: 1," in out, f"restore: {out!r}")
         check((top / "new" / "referee.sqlite3").is_file(), "restore --data: no database there")
 
 
