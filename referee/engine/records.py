@@ -100,6 +100,11 @@ def decode_json(text: str | bytes, max_bytes: int, max_depth: int) -> object:
     than `max_bytes`, nesting deeper than `max_depth`, overlong numbers, NaN."""
     if len(text) > max_bytes:
         raise RulesError([problem("too_large", None, high=max_bytes // 1024)])
+    # A byte-order mark, as Windows' Notepad saves UTF-8, is not part of the text.
+    if isinstance(text, bytes) and text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]
+    elif isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]
     try:
         data = json.loads(
             text,

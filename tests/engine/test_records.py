@@ -217,3 +217,10 @@ def test_stakes_by_the_point_in_a_record() -> None:
     assert bombu.money is not None
     assert bombu.scores == (20, 30, 10, 20)
     assert [str(n) for n in bombu.money.net] == ["0", "-40", "40", "0"]
+
+
+def test_a_record_saved_with_a_byte_order_mark_reads() -> None:
+    """Windows' Notepad saves UTF-8 with a byte-order mark (a fresh-eyes trial)."""
+    data = (EXAMPLES / "pitch-moon.json").read_bytes()
+    assert load_record(b"\xef\xbb\xbf" + data) == load_record(data)
+    assert load_record("\ufeff" + data.decode()) == load_record(data)
