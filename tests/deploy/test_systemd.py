@@ -107,9 +107,11 @@ def test_the_backup_command_line_writes_todays_folder(database: str, tmp_path: P
         unit["ExecStart"], [(INSTALLED, HERE), ("/var/lib/referee", str(tmp_path)), ("%%", "%")]
     )
     env = {**os.environ, **settings(database)}
-    # The schema is brought up to date by the server's first start; a restore does it too.
+    # The schema is brought up to date by the server's first start; a restore (of an
+    # empty folder) does it too.
+    (tmp_path / "none").mkdir()
     subprocess.run(
-        [HERE, "restore", "--data", str(tmp_path), str(tmp_path / "none")], env=env, check=False
+        [HERE, "restore", "--data", str(tmp_path), str(tmp_path / "none")], env=env, check=True
     )
     done = subprocess.run(shlex.split(command), env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
