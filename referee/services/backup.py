@@ -334,8 +334,8 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
                 continue
             documents.append((game.token, _json(record), _json(_meta(game))))
         tables = [_table_meta(t) for t in db.session.scalars(select(Table).order_by(Table.id))]
-    previous = _previous_games(folder)
-    missing = sum(1 for identities in previous if not identities & held)
+    previous = _record_files(folder)
+    missing = sum(1 for token in previous if not _held(folder, token, held))
     if missing and not replace:
         raise WouldLose(missing, len(previous), len(documents))
     tokens = [token for token, _record, _meta_text in documents]
@@ -387,21 +387,18 @@ def _read_back(staging: Path, files: dict[str, bytes]) -> None:
             score_record(load_record(data, stored=True))
 
 
-def _previous_games(folder: Path) -> list[set[str]]:
-    """The games of the backup in `folder`, each as the identities a database would
-    know it by (its lasting uid, its links): every record file of the folder,
-    whatever its manifest says (a manifest cut short must not let a backup remove
-    the games it forgot)."""
-    games = []
-    for token in _record_files(folder):
-        identities = {token}
-        try:
-            meta = _read_meta(folder / f"{token}.meta.json", "en")
-        except (BadMeta, OSError):
-            meta = {}
-        identities.update(str(meta[k]) for k in ("uid", "view_token") if meta.get(k))
-        games.append(identities)
-    return games
+def _held(folder: Path, token: str, held: set[str]) -> bool:
+    """Whether the database holds the folder's game `token`: by its link, else (a
+    rotated link) by the lasting identity or spectator link its meta file names.
+    Every record file of the folder counts, whatever its manifest says: a manifest
+    cut short must not let a backup remove the games it forgot."""
+    if token in held:
+        return True  # the usual case: no meta file read
+    try:
+        meta = _read_meta(folder / f"{token}.meta.json", "en")
+    except (BadMeta, OSError):
+        return False
+    return any(str(meta.get(k)) in held for k in ("uid", "view_token") if meta.get(k))
 
 
 def _record_files(folder: Path) -> list[str]:

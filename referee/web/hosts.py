@@ -119,15 +119,11 @@ class Hosts:
         )
 
 
-def own_names() -> frozenset[str]:
-    """This machine's name, as a phone on the local network may write it (`laptop`,
-    `laptop.local`); no lookup is made (a resolver that does not answer would hold
-    the start-up)."""
-    found = socket.gethostname().lower().rstrip(".")
-    if not found:
-        return frozenset()
-    short = found.split(".")[0]
-    return frozenset({found, short, short + ".local"})
+def own_label() -> str:
+    """This machine's name's first label (`laptop`), as a phone on the local network
+    writes it at the start of `laptop`, `laptop.local` or `laptop.lan`; no lookup is
+    made (a resolver that does not answer would hold the start-up)."""
+    return socket.gethostname().lower().split(".")[0]
 
 
 def public_url_setting(text: str | None) -> str | None:
@@ -155,8 +151,8 @@ def hosts_setting(hosts: str | None, public_url: str | None) -> Hosts:
     if public_url:
         name = host_name(urlsplit(public_url).netloc)
         return Hosts(frozenset({name} if name else ()))
-    own = own_names()
-    return Hosts(own, any_address=True, own_labels=frozenset(n.split(".")[0] for n in own))
+    own = own_label()
+    return Hosts(frozenset(), any_address=True, own_labels=frozenset({own} if own else ()))
 
 
 class HostCheck:
