@@ -16,7 +16,7 @@ from wtforms.validators import AnyOf, Length, Optional, Regexp
 from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
 from referee.engine.settlement import StakePer
-from referee.web.catalog import CURRENCIES
+from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.homes import home_of
 
 MAX_PLAYERS = 5
@@ -82,6 +82,30 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
         """The names given, in seat order, blanks left out."""
         fields = (self.player0, self.player1, self.player2, self.player3, self.player4)
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+
+#: The new-game form's fields folded under "More options" (besides the house rules,
+#: `rule_*`): a table mostly plays with the usual ones.
+FOLDED = frozenset({"stake", "currency", "stake_per", "place", "confirm_deals"})
+
+
+def more_options_open(
+    game: str, form: NewGameForm, rules: Mapping[str, Any], errors: Mapping[str, Any], confirm: bool
+) -> bool:
+    """Whether the new-game form shows its "More options" unfolded: when one of them
+    has an error, or holds something other than a new game's default (a stake typed,
+    a house rule changed, a game started again with its options), so that nothing
+    refused or chosen is hidden from the player."""
+    if any(key in FOLDED or key.startswith("rule_") for key in errors):
+        return True
+    return (
+        dict(rules) != default_rules(game)
+        or bool((form.stake.data or "").strip())
+        or (form.stake_per.data or StakePer.GAME) != StakePer.GAME
+        or (form.currency.data or "EUR") != "EUR"
+        or bool((form.place.data or "").strip())
+        or confirm
+    )
 
 
 def values_of(form: Mapping[str, str]) -> dict[str, str]:

@@ -114,11 +114,17 @@ def new() -> Page:
         rules=rules,
         errors=errors,
         names=_suggested(table),
+        prefill=_prefill(table),
         table=table,
         currencies=CURRENCIES,
         seats=table_seats(home_of(key).seats),
     )
     return (page, 422) if request.method == "POST" else page
+
+
+def _prefill(table: Any) -> list[str]:
+    """The names the new-game form shows first, in seat order (none yet: the tables' part fills it)."""
+    return []
 
 
 def _suggested(table: Any) -> list[str]:

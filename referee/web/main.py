@@ -6,12 +6,16 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from datetime import date
+from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     redirect,
     render_template,
@@ -19,13 +23,18 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import force_locale
+from flask_babel import force_locale, format_date
 from werkzeug.wrappers import Response as BaseResponse
 
+from referee.engine import GAMES
 from referee.engine.messages import LANGUAGES
+from referee.engine.records import load_record
 from referee.services import games as service
+from referee.web.forms import more_options_open
 
 bp = Blueprint("main", __name__)
+# The new-game form asks whether to unfold its "More options" (templates/new.html).
+bp.add_app_template_global(more_options_open)
 
 #: How many games a browser remembers.
 REMEMBERED = 50
@@ -57,12 +66,66 @@ def my_tokens() -> list[str]:
     return [t for t in tokens if isinstance(t, str)][:REMEMBERED]
 
 
+@bp.app_template_filter("short_day")
+def short_day(value: date) -> str:
+    """A day as players read it in their language: "5 déc. 2026", "Dec 5, 2026"
+    (not the ISO "2026-12-05" of the files)."""
+    return str(format_date(value, "medium"))
+
+
 @bp.get("/")
 def home() -> str:
-    """The games of this browser (in progress first, newest first), and what to do next."""
+    """What to do first (a new game), the three games with a picture and a sample
+    each, and the games and tables of this browser (in progress first, newest first)."""
     from referee.web.tables import my_tables  # tables import this module
 
-    return render_template("home.html", games=service.games_of(my_tokens()), tables=my_tables())
+    return render_template(
+        "home.html",
+        games=service.games_of(my_tokens()),
+        tables=my_tables(),
+        samples={key for key in GAMES if (SAMPLES / f"{key}.json").is_file()},
+    )
+
+
+@bp.app_template_global()
+def game_picture(key: str) -> str | None:
+    """The address of game `key`'s picture (`static/game-<key>.svg`), if it has one."""
+    name = f"game-{key}.svg"
+    if not (Path(current_app.static_folder or "static") / name).is_file():
+        return None
+    return url_for("static", filename=name)
+
+
+#: The sample games the home page opens, one per game: records bundled in the package.
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+@cache
+def sample_record(key: str) -> Any:
+    """The bundled sample record of game `key`, parsed once (the engine checks it)."""
+    return load_record((SAMPLES / f"{key}.json").read_bytes())
+
+
+@bp.get("/sample/<key>")
+def sample(key: str) -> str:
+    """A finished game of `key` to look at before typing any name: its scoreboard,
+    drawn from a record bundled in the package, as a spectator sees it. Nothing is
+    stored: a stranger's visit leaves no game in the database."""
+    from referee.web.board import build  # the game pages import this module
+    from referee.web.pages import game_chart
+
+    if key not in GAMES or not (SAMPLES / f"{key}.json").is_file():
+        abort(404)
+    game = service.transient_game(sample_record(key))
+    game.token = f"sample-{key}"  # the history rows' cache key; never a real link
+    scored = service.scored(game)
+    return render_template(
+        "sample.html",
+        key=key,
+        board=build(game, scored),
+        chart=game_chart(game, scored.standings),
+        spectator=True,
+    )
 
 
 @bp.get("/lang/<code>")
