@@ -123,7 +123,7 @@ def new() -> Page:
 
 
 def _prefill(table: Any) -> list[str]:
-    """The names the new-game form shows first, in seat order (none yet: the tables' part fills it)."""
+    """The names the new-game form shows first, in seat order (none yet)."""
     return []
 
 

@@ -29,6 +29,7 @@ def new_game_here(page: Page, game: str, names: list[str], stake: str, per_point
     expect(page.locator(".new-game")).to_contain_text("À la table Les cousins")
     for seat, name in enumerate(names):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.fill("#stake", stake)
     if per_point:
         page.locator("label[for=stake_per_point]").click()

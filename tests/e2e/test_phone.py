@@ -78,6 +78,7 @@ def test_boulmous_with_a_stake_played_to_the_end(
     page.get_by_role("link", name="Boulmous").click()
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.fill("#rule_target", "8")
     page.fill("#stake", "0,50")
     check(page, watch)
@@ -185,6 +186,8 @@ def new_game_through_ui(page: Page, base: str, game: str, names: list[str], **ru
     page.goto(base + f"/new?game={game}")
     for seat, name in enumerate(names):
         page.fill(f"#player{seat}", name)
+    if rules:
+        page.locator("details.more-options > summary").click()  # the rarer options, folded
     for name, value in rules.items():
         page.fill(f"#rule_{name}", value)
     page.get_by_role("button", name="Commencer la partie").click()

@@ -68,6 +68,7 @@ def test_the_table_agrees_on_two_phones(phone: tuple[Page, Watch, str], browser:
     page.goto(base + "/new?game=boulmous")
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.locator("label[for=confirm_deals]").click()
     page.get_by_role("button", name=FRENCH["start"]).click()
     page.get_by_role("link", name="Saisir la donne").click()

@@ -358,6 +358,7 @@ def test_rename_same_table_history_share_and_a_replaced_link(
     page.goto(base + "/new?game=pitch")
     for seat, name in enumerate(["Dale", "Rhonda", "Earl", "Pegy"]):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.fill("#rule_target", "5")
     page.get_by_role("button", name=words["start"]).click()
     # A typo in a name, renamed: every line follows.
@@ -412,6 +413,7 @@ def test_stakes_by_the_point_on_a_phone(table: tuple[Page, Watch, str, dict[str,
     page.goto(base + "/new?game=boulmous")
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "Driss"]):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.fill("#stake", "0,10")
     page.locator("label[for=stake_per_point]").click()
     expect(page.locator("#stake_per_point")).to_be_checked()
