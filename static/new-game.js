@@ -5,8 +5,10 @@
 // whole, so that typing replaces it.
 document.querySelectorAll("form.new-game").forEach((form) => {
   const buttons = form.querySelectorAll("button[data-clear]");
+  // An empty seat's ✕ keeps its room (every name box as wide), unseen.
   const show = () => buttons.forEach((button) => {
-    button.hidden = !document.getElementById(button.dataset.clear).value;
+    button.hidden = false;
+    button.classList.toggle("idle", !document.getElementById(button.dataset.clear).value);
   });
   buttons.forEach((button) => {
     button.addEventListener("click", () => {

@@ -42,6 +42,8 @@ CONTENTS = (
     "referee/share/static/app.css",
     "referee/share/static/sw.js",
     "referee/share/static/print.css",
+    "referee/share/static/game-pitch.svg",
+    "referee/samples/bombu.json",
     "referee/share/translations/fr/LC_MESSAGES/messages.mo",
     "referee/fonts/DejaVuSans.ttf",
     "referee/fonts/DejaVuSans-Bold.ttf",
@@ -110,6 +112,9 @@ def serve_and_play(bin_dir: Path, env: dict[str, str], cwd: Path) -> None:
         check(phone.healthy(server, BOOT), f"no /health within {BOOT:.0f} s")
         status, home = fetch(port, "/", "fr")
         check(status == 200 and "Nouvelle partie" in home.decode(), f"home page: {status}")
+        # The home page's sample game: its record travels in the package.
+        status, sample = fetch(port, "/sample/bombu", "en")
+        check(status == 200 and "Winners:" in sample.decode(), f"/sample/bombu: {status}")
         status, css, _ = phone.request("GET", "/static/app.css")
         check(status == 200 and "font" in css, f"/static/app.css: {status}")
         token = phone.new_game(["Ana", "Bruno", "Chloé", "Driss"])
