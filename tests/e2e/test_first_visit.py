@@ -11,7 +11,7 @@ from tests.conftest import SCREENSHOTS
 from tests.e2e.conftest import Watch
 
 WORDS = {
-    "fr": {"new": "Nouvelle partie", "sample": "Voir une partie exemple", "start": "Commencer"},
+    "fr": {"new": "Nouvelle partie", "sample": "Voir un exemple", "start": "Commencer"},
     "en": {"new": "New game", "sample": "See a sample game", "start": "Start the game"},
 }
 NAMES = ["Ana", "Bruno", "Chloé", "David"]

@@ -231,3 +231,10 @@ def test_seats_are_empty_without_a_table(client: FlaskClient) -> None:
     page = client.get("/new?game=boulmous").get_data(as_text=True)
     assert 'id="player0" name="player0" value=""' in page
     assert "data-prefilled" not in page
+
+
+def test_the_choice_of_game_shows_each_picture(client: FlaskClient) -> None:
+    page = client.get("/new").get_data(as_text=True)
+    for key in THREE:
+        link = f'<a class="choice pictured" href="/new?game={key}">'
+        assert f'{link}<img src="/static/game-{key}.svg' in page, key
