@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Text, select, type_coerce, update
 from sqlalchemy.orm import selectinload
 
+from referee.engine import GAMES
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
 from referee.engine.names import clean
@@ -171,6 +172,31 @@ def people_at(table: Table) -> list[str]:
     for seats in played:
         found.extend(p for p in people_of(read, seats) if p not in found)
     return found
+
+
+def last_seats(table: Table, game: str) -> list[str]:
+    """The people to seat in a new game of type `game` at this table, in their seats:
+    those of the table's last game of that type, else of its last game whose number
+    of players that type takes, else nobody. Named as the table reads them (a merged
+    spelling as its person), so that the new game's names are the table's people."""
+    counts = GAMES[game].player_counts if game in GAMES else ()
+    query = (
+        select(Game.game, Game.players)
+        .where(Game.table_id == table.id)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )
+    fitting: list[str] | None = None
+    chosen: list[str] | None = None
+    for kind, players in db.session.execute(query).all():
+        if kind == game:
+            chosen = list(players)
+            break
+        if fitting is None and len(players) in counts:
+            fitting = list(players)
+    chosen = chosen if chosen is not None else fitting
+    if not chosen:
+        return []
+    return list(people_of(reading(table.aliases, seatings(table)), chosen))
 
 
 def seatings(table: Table) -> list[tuple[str, ...]]:

@@ -137,9 +137,9 @@ def test_the_evening_settles_once_and_a_player_checks_it_by_hand(client: FlaskCl
     # Bombu by the point: each seat gets 0.10 × (320 − 4 × its score), lowest wins:
     # Bruno −8, Chloé +44, Driss −36, Ana 0. With the Boulmous (14, −4, −4, −6):
     # Ana 14, Bruno −12, Chloé 40, Driss −42; no two of them cancel out: 3 transfers.
-    ledger = evening[evening.index('class="ledger"') :]
+    ledger = evening[evening.index('class="ledger') :]
     rows = {
-        name: re.findall(r"<td class=\"num\">(?:<strong>)?([^<]+)", row)
+        name: re.findall(r"<td class=\"num[^\"]*\"[^>]*>(?:<strong>)?([^<]+)", row)
         for name, row in re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', ledger)
     }
     assert rows["Ana"] == ["€14.00", "€0.00", "€14.00"]
