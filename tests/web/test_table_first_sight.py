@@ -88,7 +88,9 @@ def _finished(client: FlaskClient, table: str | None = None) -> str:
 
 
 def _spectator_link(client: FlaskClient, token: str) -> str:
-    found = re.search(r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}/share").get_data(as_text=True))
+    found = re.search(
+        r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}/share").get_data(as_text=True)
+    )
     assert found is not None
     return found.group(1)
 
@@ -109,12 +111,14 @@ def test_same_table_again_makes_one_next_game_and_the_finished_game_links_to_it(
     assert other.post(f"/g/{token}/again").headers["Location"] == first
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert f'action="/g/{token}/again"' not in page
-    assert f'href="{first}"' in page and "Next game →" in page
+    assert f'href="{first}"' in page
+    assert "Next game →" in page
     # The spectators of the finished game are led to the next game's spectators' page.
     viewer = _spectator_link(client, token)
     following = _spectator_link(client, first.removeprefix("/g/"))
     shown = client.get(f"/v/{viewer}").get_data(as_text=True)
-    assert f'href="/v/{following}"' in shown and first not in shown
+    assert f'href="/v/{following}"' in shown
+    assert first not in shown
     # The evening holds two games, not three.
     evening = client.get(f"/t/{table}").get_data(as_text=True)
     assert len(re.findall(r'<li><a href="/g/', evening)) == 2
@@ -141,7 +145,8 @@ def test_two_phones_racing_on_same_table_again_make_one_game(app: Flask) -> None
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(found) == 4 and len(set(found)) == 1
+    assert len(found) == 4
+    assert len(set(found)) == 1
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == 2
 
@@ -173,12 +178,14 @@ def test_a_game_with_no_deal_is_removed_and_leaves_the_evenings_money(
     assert "The game was removed." in response.get_data(as_text=True)
     assert client.get(f"/g/{empty}").status_code == 404
     evening = client.get(f"/t/{table}/evening/{day.group(1)}").get_data(as_text=True)
-    assert "2. Boulmous" not in evening and "1. Boulmous" in evening
+    assert "2. Boulmous" not in evening
+    assert "1. Boulmous" in evening
     # The finished game offers "Same table again" anew.
     assert f'action="/g/{token}/again"' in client.get(f"/g/{token}").get_data(as_text=True)
     # A game with a deal is never removed.
     page = client.get(f"/g/{token}/remove").get_data(as_text=True)
-    assert "cannot be removed" in page and "Yes, remove it" not in page
+    assert "cannot be removed" in page
+    assert "Yes, remove it" not in page
     response = client.post(f"/g/{token}/remove", data={"version": "2"}, follow_redirects=True)
     assert "cannot be removed" in response.get_data(as_text=True)
     assert client.get(f"/g/{token}").status_code == 200
@@ -205,9 +212,142 @@ def test_the_evenings_money_is_headed_by_the_games_in_both_languages(
     headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', ledger)
     assert headers == ["Joueur", "1. Boulmous", "3. Bombu provençal", "Soirée"]
     # Each amount says its game, for the narrow screen's cards.
-    assert 'data-label="3. Bombu provençal">−8,00\u00a0€' in ledger
+    assert '−8,00\u00a0€<span class="for">3. Bombu provençal</span>' in ledger
     english(client)
     evening = client.get(f"/t/{table}/evening/2026-11-27").get_data(as_text=True)
     ledger = evening[evening.index('class="ledger') : evening.index("</table>")]
     headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', ledger)
     assert headers == ["Person", "1. Boulmous", "3. Bombu provençal", "Evening"]
+
+
+def test_the_deals_csv_says_who_took_what_bid_and_which_contract(client: FlaskClient) -> None:
+    table, _games = evening_of_three(client)
+    text = client.get(f"/t/{table}/deals.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0])[-4:] == ["taker", "partner", "bid", "contract"]
+
+    def deal(kind: str, number: int) -> list[dict[str, str]]:
+        return [r for r in rows if r["kind"] == kind and r["deal"] == str(number)]
+
+    # Boulmous: Bruno took at 4 in spades; the second deal was passed by all.
+    first = deal("boulmous", 1)
+    assert {(r["taker"], r["bid"], r["contract"]) for r in first} == {("Bruno", "4", "spades")}
+    assert {(r["taker"], r["bid"], r["contract"]) for r in deal("boulmous", 2)} == {
+        ("", "", "passed")
+    }
+    # Pitch: Bruno bid 5 in hearts. Bombu: the contract, no taker nor bid.
+    assert {(r["taker"], r["bid"], r["contract"]) for r in deal("pitch", 1)} == {
+        ("Bruno", "5", "hearts")
+    }
+    assert {(r["taker"], r["bid"], r["contract"]) for r in deal("bombu", 1)} == {
+        ("", "", "no-tricks")
+    }
+    # The points are still there, each seat on its line.
+    assert [r["person"] for r in first] == BOULMOUS
+
+
+def test_joining_by_the_spectators_link_says_which_link_to_paste_in_french(
+    client: FlaskClient,
+) -> None:
+    table = new_table(client)
+    token = new_game(client, "boulmous", BOULMOUS)
+    page = join(client, table, f"https://example.org/v/{_spectator_link(client, token)}")
+    assert "lien des spectateurs" in page
+    assert f"/g/{token}" not in client.get(f"/t/{table}").get_data(as_text=True)
+
+
+def test_the_money_chart_keeps_equal_lines_visible_and_numbers_the_games(
+    client: FlaskClient,
+) -> None:
+    english(client)
+    table, _games = evening_of_three(client)
+    page = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    svg = page[page.index('<svg class="chart"') :]
+    svg = svg[: svg.index("</svg>")]
+    lines = re.findall(r'<polyline points="[^"]+" fill="none" stroke="([^"]+)" ([^>]*)>', svg)
+    assert len(lines) == 5  # everyone of the table (Élodie sat the money games out)
+    # Each drawn its own way (width, dashes): two equal lines never hide one another
+    # (Élodie's and Ana's are both 0 after the first game).
+    assert len({style for _colour, style in lines}) == 5
+    widths = [float(re.findall(r'stroke-width="([0-9.]+)"', style)[0]) for _c, style in lines]
+    assert widths == sorted(widths, reverse=True)  # each thinner, drawn over the one before
+    assert svg.count('class="dot"') == 5 * 2  # a dot at each game of each line
+    # The bottom axis numbers the two games played for money, and the page says when.
+    assert re.findall(r'class="tick label"[^>]*>([^<]+)</text>', svg) == ["1", "2"]
+    assert "numbered from Friday, November 27, 2026 to Friday, November 27, 2026" in page
+
+
+def _table_viewer(client: FlaskClient, table: str) -> str:
+    found = re.search(r"/tv/([A-Za-z0-9_-]+)", client.get(f"/t/{table}/share").get_data(as_text=True))
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_tables_tv_shows_the_game_being_played_and_follows_the_table(
+    client: FlaskClient,
+) -> None:
+    english(client)
+    table, games = evening_of_three(client)
+    viewer = _table_viewer(client, table)
+    page = client.get(f"/tv/{viewer}").get_data(as_text=True)
+    now = page[page.index('class="tv-now') : page.index("</section>", page.index('class="tv-now'))]
+    # The Bombu goes on (the Boulmous and the Pitch are over): it is the one shown,
+    # its sides in seat order, the lowest score leading, the last deal in a line.
+    assert "Bombu provençal" in now
+    sides = re.findall(
+        r'<li class="(leader)?">\s*<span class="tv-name">([^<]+)</span>.*?'
+        r'<span class="tv-score">([^<]+)</span>',
+        now,
+        re.S,
+    )
+    assert [(name, score) for _lead, name, score in sides] == [
+        ("Bruno", "100"),
+        ("Chloé", "−30"),
+        ("Driss", "170"),
+        ("Ana", "80"),
+    ]
+    assert [name for lead, name, _score in sides if lead] == ["Chloé"]
+    assert "in the lead" in now
+    assert 'class="tv-last"><strong>Deal 6</strong>' in now
+    # It follows that game live, the table's state beside it; nothing of an editor.
+    bombu_view = _spectator_link(client, games[2])
+    assert f'data-version-url="/v/{bombu_view}/version.json"' in now
+    assert f'data-live-url="/tv/{viewer}/live"' in now
+    assert not any(token in page for token in [table, *games])
+    assert "The evening's money" in page[page.index("tv-money") :]
+    live = client.get(f"/tv/{viewer}/live")
+    assert live.mimetype == "text/event-stream"
+    version = client.get(f"/v/{bombu_view}/version.json").get_json()["version"]
+    assert f"data: {version}\n".encode() in live.data  # the Bombu's version
+    state = client.get(f"/tv/{viewer}/version.json").get_json()["version"]
+    # A new game at the table: the state moves (the TV reloads) and it is shown.
+    started = new_game(client, "boulmous", BOULMOUS, table=table)
+    moved = client.get(f"/tv/{viewer}/version.json").get_json()["version"]
+    assert moved != state
+    page = client.get(f"/tv/{viewer}").get_data(as_text=True)
+    assert "Boulmous" in page[page.index('class="tv-title') :][:200]
+    assert "not started" in page
+    # A deal of it moves the state again; removed, the Bombu is back on the TV.
+    client.post(f"/g/{started}/deal", data=FINISHING)
+    assert client.get(f"/tv/{viewer}/version.json").get_json()["version"] != moved
+    client.post(f"/g/{started}/undo", data={"version": "1"})
+    client.post(f"/g/{started}/remove", data={"version": "2"})
+    assert client.get(f"/g/{started}").status_code == 404
+    page = client.get(f"/tv/{viewer}").get_data(as_text=True)
+    assert "Bombu provençal" in page[page.index('class="tv-title') :][:200]
+
+
+def test_a_games_tv_shows_it_large_and_goes_on_to_the_next_game(client: FlaskClient) -> None:
+    english(client)
+    token = _finished(client)
+    viewer = _spectator_link(client, token)
+    page = client.get(f"/v/{viewer}/tv").get_data(as_text=True)
+    assert 'class="tv-now' in page
+    assert "Game over" in page
+    assert "game won" in page
+    assert token not in page  # a spectator's page: no editor link
+    following = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
+    response = client.get(f"/v/{viewer}/tv")
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/v/{_spectator_link(client, following)}/tv"
+    assert client.get("/v/not-a-token/tv").status_code == 404
