@@ -6,20 +6,16 @@ the table's TV reads from across a room at 1920×1080 (scores ≥ 100 px, names
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, SCREENSHOTS
 from tests.e2e.conftest import PHONE, watched
 from tests.server.conftest import Server
 
-#: Where the screenshots go when asked (REFEREE_SHOTS=folder), to be looked at.
-SHOTS = os.environ.get("REFEREE_SHOTS")
 DAY = "2026-11-27"
 #: Long names and five people: the hardest evening for a 320 px screen.
 PEOPLE = ["Anne-Charlotte", "Bruno", "Chloé", "Driss", "Élodie"]
@@ -62,9 +58,9 @@ def imported_table(page: Page, base: str) -> str:
 
 
 def shoot(page: Page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+    """A picture of the page as it is (`make screenshots`: in docs/screenshots/)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"table-{name}.png"), full_page=name != "tv-1920")
 
 
 #: Every element that hides part of its content sideways: wider inside than shown
@@ -118,7 +114,13 @@ def test_the_evening_hides_nothing_sideways_on_a_phone(
         assert label is not None
         assert cell is not None
         assert label["x"] <= cell["x"] + 1
-        shoot(page, f"evening-{lang}-{width}")
+        if (lang, width) in (("fr", 390), ("en", 320)):
+            shoot(page, f"evening-{lang}-{width}")
+    # The statistics' money chart: each game played for money numbered along the bottom.
+    page.goto(table + "/statistics")
+    assert page.locator("svg.chart text.label").all_text_contents() == ["1", "2", "3"]
+    if width == 390:
+        shoot(page, "statistics-en-390")
     assert watch.errors == []
     assert watch.foreign == []
     context.close()

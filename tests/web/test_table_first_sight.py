@@ -274,11 +274,17 @@ def test_the_money_chart_keeps_equal_lines_visible_and_numbers_the_games(
     assert svg.count('class="dot"') == 5 * 2  # a dot at each game of each line
     # The bottom axis numbers the two games played for money, and the page says when.
     assert re.findall(r'class="tick label"[^>]*>([^<]+)</text>', svg) == ["1", "2"]
-    assert "numbered from Friday, November 27, 2026 to Friday, November 27, 2026" in page
+    assert "numbered, all on Friday, November 27, 2026." in page
+    # Another evening: the chart's games run from one day to the other.
+    later = new_game(client, "boulmous", BOULMOUS, table=table, rule_target="4", stake="1")
+    client.post(f"/g/{later}/deal", data=FINISHING)
+    page = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    assert "numbered from Friday, November 27, 2026 to " in page
 
 
 def _table_viewer(client: FlaskClient, table: str) -> str:
-    found = re.search(r"/tv/([A-Za-z0-9_-]+)", client.get(f"/t/{table}/share").get_data(as_text=True))
+    share = client.get(f"/t/{table}/share").get_data(as_text=True)
+    found = re.search(r"/tv/([A-Za-z0-9_-]+)", share)
     assert found is not None
     return found.group(1)
 
@@ -341,6 +347,7 @@ def test_a_games_tv_shows_it_large_and_goes_on_to_the_next_game(client: FlaskCli
     english(client)
     token = _finished(client)
     viewer = _spectator_link(client, token)
+    assert f'href="/v/{viewer}/tv"' in client.get(f"/g/{token}/share").get_data(as_text=True)
     page = client.get(f"/v/{viewer}/tv").get_data(as_text=True)
     assert 'class="tv-now' in page
     assert "Game over" in page
