@@ -119,8 +119,6 @@ def test_the_evening_hides_nothing_sideways_on_a_phone(
     # The statistics' money chart: each game played for money numbered along the bottom.
     page.goto(table + "/statistics")
     assert page.locator("svg.chart text.label").all_text_contents() == ["1", "2", "3"]
-    if width == 390:
-        shoot(page, "statistics-en-390")
     assert watch.errors == []
     assert watch.foreign == []
     context.close()
