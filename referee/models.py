@@ -94,9 +94,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
     #: The game this one follows at the same table ("Same table again"): unique, so
     #: that a finished game has one next game at most, however many phones tap at once
-    #: (the database refuses the second, on SQLite as on PostgreSQL).
+    #: (the database's unique index refuses the second, on SQLite as on PostgreSQL).
     next_of: Mapped[int | None] = mapped_column(
-        ForeignKey("game.id", ondelete="SET NULL"), nullable=True, unique=True
+        ForeignKey("game.id", ondelete="SET NULL"), nullable=True, unique=True, index=True
     )
     version: Mapped[int] = mapped_column(Integer, default=0)
     #: A memo, never the truth: the engine's outcome of the game (`engine.statistics.

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import EXAMPLES, SCREENSHOTS
 from tests.e2e.conftest import PHONE, watched
+from tests.e2e.test_phone import check
 from tests.server.conftest import Server
 
 DAY = "2026-11-27"
@@ -99,6 +100,7 @@ def test_the_evening_hides_nothing_sideways_on_a_phone(
             page.goto(table + path)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, path
             assert page.evaluate(HIDDEN_SIDEWAYS) == [], (lang, width, path)
+            check(page, watch)
         # Every amount whole, each under its game's name, the evening's balance named.
         ledger = page.locator("table.evening-ledger")
         card = ledger.locator("tr", has=page.get_by_role("rowheader", name="Anne-Charlotte"))
@@ -213,6 +215,7 @@ def test_a_phone_opening_the_tv_link_sees_a_phone_page(
     assert max(sizes["scores"]) <= 48, sizes
     assert sizes["pageWidth"] <= 390, sizes
     assert page.evaluate(HIDDEN_SIDEWAYS) == []
+    check(page, watch)  # the phone's bars: weight, tap targets, contrast (axe)
     shoot(page, "tv-phone-390")
     context.close()
     assert watch.errors == []

@@ -358,3 +358,41 @@ def test_a_games_tv_shows_it_large_and_goes_on_to_the_next_game(client: FlaskCli
     assert response.status_code == 302
     assert response.headers["Location"] == f"/v/{_spectator_link(client, following)}/tv"
     assert client.get("/v/not-a-token/tv").status_code == 404
+
+
+def test_migrating_an_older_database_keeps_every_deal(app: Flask, client: FlaskClient) -> None:
+    """Down to before tables and up again, with deals in the database: on SQLite a
+    batch migration copies the `game` table and drops the old one, which with foreign
+    keys enforced deleted every deal and change in cascade (migrations/env.py now
+    turns them off meanwhile); the next game's column is added in place."""
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import text
+
+    from referee.app import MIGRATIONS
+    from referee.extensions import db
+
+    english(client)
+    token = _finished(client)
+    following = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
+
+    def counts() -> list[int]:
+        return [
+            db.session.execute(text(f"SELECT count(*) FROM {name}")).scalar_one()
+            for name in ("game", "deal", "change")
+        ]
+
+    with app.app_context():
+        before = counts()
+        assert before[1] == 1
+        db.session.remove()
+        downgrade(directory=str(MIGRATIONS), revision="d4e6f8a0b2c3")  # before tables
+        assert counts() == before
+        db.session.remove()
+        upgrade(directory=str(MIGRATIONS))
+        assert counts() == before
+        db.session.remove()
+    # The link to the next game went with the downgrade: offered anew, made once.
+    again = client.post(f"/g/{token}/again").headers["Location"].removeprefix("/g/")
+    assert again != following
+    assert client.post(f"/g/{token}/again").headers["Location"] == f"/g/{again}"
+    assert len(client.get(f"/g/{token}").get_data(as_text=True).split("Next game →")) == 2

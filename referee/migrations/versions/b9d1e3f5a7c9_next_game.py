@@ -18,18 +18,29 @@ depends_on = None
 
 def upgrade() -> None:
     # No game so far says which it follows: a finished game offers "Same table
-    # again" until its next game exists. The unique constraint is what makes two
-    # taps (or two phones) racing on one finished game make one next game.
-    with op.batch_alter_table("game", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("next_of", sa.Integer(), nullable=True))
-        batch_op.create_unique_constraint("uq_game_next_of", ["next_of"])
-        batch_op.create_foreign_key(
-            "fk_game_next_of_game", "game", ["next_of"], ["id"], ondelete="SET NULL"
+    # again" until its next game exists. The unique index is what makes two taps
+    # (or two phones) racing on one finished game make one next game.
+    #
+    # On SQLite, never through a batch (a copy of the table): the app's connections
+    # enforce foreign keys, and dropping the old `game` table would delete every
+    # deal and change in cascade. A column with a REFERENCES clause and a NULL
+    # default, and an index, are added in place.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(
+            "ALTER TABLE game ADD COLUMN next_of INTEGER REFERENCES game (id) ON DELETE SET NULL"
         )
+    else:
+        op.add_column("game", sa.Column("next_of", sa.Integer(), nullable=True))
+        op.create_foreign_key(
+            "fk_game_next_of_game", "game", "game", ["next_of"], ["id"], ondelete="SET NULL"
+        )
+    op.create_index("ix_game_next_of", "game", ["next_of"], unique=True)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game", schema=None) as batch_op:
-        batch_op.drop_constraint("fk_game_next_of_game", type_="foreignkey")
-        batch_op.drop_constraint("uq_game_next_of", type_="unique")
-        batch_op.drop_column("next_of")
+    op.drop_index("ix_game_next_of", table_name="game")
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE game DROP COLUMN next_of")  # in place (SQLite 3.35+)
+    else:
+        op.drop_constraint("fk_game_next_of_game", "game", type_="foreignkey")
+        op.drop_column("game", "next_of")
