@@ -92,6 +92,12 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     table_id: Mapped[int | None] = mapped_column(
         ForeignKey("card_table.id", ondelete="SET NULL"), nullable=True, index=True
     )
+    #: The game this one follows at the same table ("Same table again"): unique, so
+    #: that a finished game has one next game at most, however many phones tap at once
+    #: (the database's unique index refuses the second, on SQLite as on PostgreSQL).
+    next_of: Mapped[int | None] = mapped_column(
+        ForeignKey("game.id", ondelete="SET NULL"), nullable=True, unique=True, index=True
+    )
     version: Mapped[int] = mapped_column(Integer, default=0)
     #: A memo, never the truth: the engine's outcome of the game (`engine.statistics.
     #: Outcome`) at `version`, stamped with the engine's fingerprint, so that a table's

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
-from sqlalchemy import Engine, bindparam, func, insert, inspect, select, update
+from sqlalchemy import Engine, bindparam, delete, func, insert, inspect, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -100,6 +100,8 @@ class Settings:
     table_id: int | None = None
     #: Every deal confirmed by another phone (the table agrees).
     confirm_deals: bool = False
+    #: The finished game this one follows ("Same table again"), by id.
+    next_of: int | None = None
 
 
 def record_of(game: Game, deals: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -533,6 +535,7 @@ def create(settings: Settings) -> Game:
         table_id=settings.table_id,
         version=0,
         confirm_deals=settings.confirm_deals,
+        next_of=settings.next_of,
     )
     remember_outcome(game, parsed, score_record(parsed))
     db.session.add(game)
@@ -966,27 +969,79 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
     return True
 
 
+# --- the next game, a game removed (issue "the table at first sight", item 6) -------
+
+
+def next_game(game: Game) -> Game | None:
+    """The game started from this one with "Same table again", if any."""
+    return db.session.scalar(select(Game).where(Game.next_of == game.id))
+
+
 def again(game: Game) -> Game:
     """A new game at the same table: the same players in the same seats, house rules,
     stake, currency and place (and the same table, when it was played at one); the
     deal passes on, so whoever would deal next (after the last deal of this one)
-    deals first."""
-    rotation = GAMES[game.game]
-    dealer = rotation.dealer_of(game.first_dealer, len(game.deals) + 1, len(game.players))
-    return create(
-        Settings(
-            game=game.game,
-            players=list(game.players),
-            first_dealer=dealer,
-            rules=dict(game.rules),
-            stake=game.stake,
-            currency=game.currency,
-            place=game.place,
-            stake_per=game.stake_per,
-            table_id=game.table_id,
-            confirm_deals=game.confirm_deals,
-        )
-    )
+    deals first.
+
+    Once: a finished game has one next game (`Game.next_of`, unique), and asking
+    again (a second tap, a second phone) gives that one. Two requests racing both
+    try to insert; the database's unique constraint refuses the second (SQLite
+    serializes writers, PostgreSQL makes the second insert wait for the first's
+    commit, then refuses it), which then reads the winner's game. No lock to hold,
+    nothing to clean up if a request dies halfway. The finished game gets a new
+    version in the same commit, so that its pages (cached per version) show the
+    link to the next game at once."""
+    for _attempt in range(3):
+        found = next_game(game)
+        if found is not None:
+            return found
+        rotation = GAMES[game.game]
+        dealer = rotation.dealer_of(game.first_dealer, len(game.deals) + 1, len(game.players))
+        bump(game)
+        try:
+            return create(
+                Settings(
+                    game=game.game,
+                    players=list(game.players),
+                    first_dealer=dealer,
+                    rules=dict(game.rules),
+                    stake=game.stake,
+                    currency=game.currency,
+                    place=game.place,
+                    stake_per=game.stake_per,
+                    table_id=game.table_id,
+                    confirm_deals=game.confirm_deals,
+                    next_of=game.id,
+                )
+            )
+        except (IntegrityError, StaleDataError):
+            # Another request made the next game (or changed this one) first.
+            db.session.rollback()
+    found = next_game(game)
+    if found is None:
+        raise Busy()
+    return found
+
+
+class CannotRemove(Exception):
+    """Only a game with no deal may be removed (a game played stays a game)."""
+
+
+def remove(game: Game, version: int) -> None:
+    """Remove a game that has no deal (started by mistake, or one too many): it
+    leaves its table, its evening and its money. `version`: the state the player
+    saw; StaleVersion if the game changed since (a deal recorded meanwhile makes
+    the versioned DELETE match nothing: the deal wins), CannotRemove if it has deals."""
+    if game.deals:
+        raise CannotRemove()
+    _check_version(game, version)
+    if game.next_of is not None:
+        before = db.session.get(Game, game.next_of)
+        if before is not None:
+            bump(before)  # its pages offer "Same table again" anew
+    db.session.execute(delete(Submission).where(Submission.game_id == game.id))
+    db.session.delete(game)
+    _commit_or_stale()
 
 
 def export(game: Game) -> dict[str, Any]:

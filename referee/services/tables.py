@@ -15,14 +15,15 @@ import csv
 import datetime
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Text, select, type_coerce, update
+from sqlalchemy import Text, func, select, type_coerce, update
 from sqlalchemy.orm import selectinload
 
+from referee.engine import GAMES
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
 from referee.engine.names import clean
@@ -171,6 +172,58 @@ def people_at(table: Table) -> list[str]:
     for seats in played:
         found.extend(p for p in people_of(read, seats) if p not in found)
     return found
+
+
+def last_seats(table: Table, game: str) -> list[str]:
+    """The people to seat in a new game of type `game` at this table, in their seats:
+    those of the table's last game of that type, else of its last game whose number
+    of players that type takes, else nobody. Named as the table reads them (a merged
+    spelling as its person), so that the new game's names are the table's people."""
+    counts = GAMES[game].player_counts if game in GAMES else ()
+    query = (
+        select(Game.game, Game.players)
+        .where(Game.table_id == table.id)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )
+    fitting: list[str] | None = None
+    chosen: list[str] | None = None
+    for kind, players in db.session.execute(query).all():
+        if kind == game:
+            chosen = list(players)
+            break
+        if fitting is None and len(players) in counts:
+            fitting = list(players)
+    chosen = chosen if chosen is not None else fitting
+    if not chosen:
+        return []
+    return list(people_of(reading(table.aliases, seatings(table)), chosen))
+
+
+def current_game(table: Table) -> Game | None:
+    """The game a table's TV shows: of the games started on the day of the table's
+    latest game, the latest one still being played, else that latest game (the
+    evening's last result stays up until the next game starts). None: no game yet."""
+    query = (
+        select(Game)
+        .where(Game.table_id == table.id)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(20)
+    )
+    recent = list(db.session.scalars(query).all())
+    if not recent:
+        return None
+    day = recent[0].day
+    playing = [g for g in recent if g.day == day and not g.finished]
+    return playing[0] if playing else recent[0]
+
+
+def tv_state(table: Table) -> str:
+    """A word that changes whenever the table's TV would show something else: a
+    game started, removed or changed (any deal of the evening moves the money), or
+    the table renamed or its names merged. The TV page polls it (`version.json`)."""
+    query = select(func.count(Game.id), func.coalesce(func.sum(Game.version), 0), func.max(Game.id))
+    count, versions, last = db.session.execute(query.where(Game.table_id == table.id)).one()
+    return f"{table.version}-{count}-{versions}-{last or 0}"
 
 
 def seatings(table: Table) -> list[tuple[str, ...]]:
@@ -366,17 +419,41 @@ def import_table(data: bytes) -> Table:
     return table
 
 
-def deals_csv(games: Sequence[TableGame]) -> str:
+#: The deals CSV's columns that say what each deal was, filled by each game's own
+#: reading of its deals (`DealColumns`): "taker" and "partner" are seats, written
+#: as the person in that seat.
+DEAL_COLUMNS = ("taker", "partner", "bid", "contract")
+_SEAT_COLUMNS = frozenset({"taker", "partner"})
+
+#: How a game (by its key) reads a stored deal into `DEAL_COLUMNS` (the web side's
+#: game homes know it: `Home.csv_columns`); none: only the points.
+DealColumns = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
+
+
+def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) -> str:
     """Every deal of the table's games, one line per deal and seat (a spreadsheet's
-    long format): game, its kind, its day, deal, seat, person, points, total."""
+    long format): game, its kind, its day, deal, seat, person, points, total, then
+    what the deal was (`DEAL_COLUMNS`: taker, partner, bid, contract, repeated on
+    each of its lines so that any line filters alone)."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["game", "kind", "day", "deal", "seat", "person", "points", "total"])
+    writer.writerow(
+        ["game", "kind", "day", "deal", "seat", "person", "points", "total", *DEAL_COLUMNS]
+    )
     deals = deals_of([g.game for g in games])
     for number, game in enumerate(games, start=1):
-        totals = [0] * len(game.played.people)
-        standings = scored(game.game, deals.get(game.game.id, [])).standings
+        people = game.played.people
+        totals = [0] * len(people)
+        entered = deals.get(game.game.id, [])
+        standings = scored(game.game, entered).standings
         for deal_number, deal in enumerate(standings.deals, start=1):
+            said = columns(game.game.game, entered[deal_number - 1]) if columns else {}
+            what = []
+            for name in DEAL_COLUMNS:
+                value = said.get(name)
+                if name in _SEAT_COLUMNS and isinstance(value, int) and 0 <= value < len(people):
+                    value = people[value]
+                what.append("" if value is None else value)
             for seat, delta in enumerate(deal.deltas):
                 totals[seat] += delta
                 writer.writerow(
@@ -386,9 +463,10 @@ def deals_csv(games: Sequence[TableGame]) -> str:
                         game.game.day.isoformat(),
                         deal_number,
                         seat + 1,
-                        game.played.people[seat],
+                        people[seat],
                         delta,
                         totals[seat],
+                        *what,
                     ]
                 )
     return out.getvalue()

@@ -114,17 +114,14 @@ def new() -> Page:
         rules=rules,
         errors=errors,
         names=_suggested(table),
-        prefill=_prefill(table),
+        # Started at a table: its people in the seats they had in its last game of
+        # this kind (services.tables.last_seats); the template fills the seats with them.
+        prefill=tables.last_seats(table, key) if table is not None else [],
         table=table,
         currencies=CURRENCIES,
         seats=table_seats(home_of(key).seats),
     )
     return (page, 422) if request.method == "POST" else page
-
-
-def _prefill(table: Any) -> list[str]:
-    """The names the new-game form shows first, in seat order (none yet)."""
-    return []
 
 
 def _suggested(table: Any) -> list[str]:
@@ -595,12 +592,50 @@ def sign(token: str) -> Page:
     return redirect(url_for("games.show", token=token))
 
 
+# --- the next game, a game removed (issue "the table at first sight", item 6) -------
+
+
+@bp.app_template_global()
+def next_game_of(game: Game) -> Game | None:
+    """The game that follows this finished one at its table, if made (the finished
+    game's page links to it instead of offering "Same table again")."""
+    return service.next_game(game) if game.token else None
+
+
 @bp.post("/g/<token>/again")
 def again(token: str) -> Page:
-    """The next game at the same table: same players, seats, rules, stake and place."""
-    game = service.again(load(token))
+    """The next game at the same table: same players, seats, rules, stake and place.
+    Made once: a second tap or a second phone is led to that same game."""
+    try:
+        game = service.again(load(token))
+    except service.Busy:
+        flash(_("Many phones are writing at once: nothing was made yet. Tap again."))
+        return redirect(url_for("games.show", token=token))
     remember(game.token)
     return redirect(url_for("games.show", token=game.token))
+
+
+@bp.route("/g/<token>/remove", methods=["GET", "POST"])
+def remove(token: str) -> Page:
+    """Remove a game that has no deal, after a confirmation: it leaves its table and
+    the evening's money. A game with a deal stays (its history is its own)."""
+    game = load(token)
+    if request.method == "GET":
+        return render_template("remove.html", game=game)
+    table = game.table
+    try:
+        version = whole(request.form.get("version"))
+        service.remove(game, -1 if version is None else version)
+    except service.StaleVersion:
+        flash(_("Someone else changed the game meanwhile: it was not removed."))
+        return redirect(url_for("games.show", token=token))
+    except service.CannotRemove:
+        flash(_("This game has deals: it cannot be removed."))
+        return redirect(url_for("games.show", token=token))
+    flash(_("The game was removed."))
+    if table is not None:
+        return redirect(url_for("tables.show", token=table.token))
+    return redirect(url_for("main.home"))
 
 
 @bp.get("/g/<token>/history")

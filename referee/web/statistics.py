@@ -97,8 +97,12 @@ def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
                     [list(s) for s in trend.series],
                     _("Money over the games (%(currency)s)", currency=trend.currency),
                     tick,
+                    # Each game's number along the bottom; equal lines stay visible.
+                    labels=[str(n) for n in range(1, len(trend.days) + 1)],
+                    distinct=True,
                 ),
                 list(trend.people),
+                (trend.days[0], trend.days[-1]) if trend.days else None,
             )
         )
     blocks = []

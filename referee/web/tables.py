@@ -9,6 +9,7 @@ everything shown, nothing changed). The views parse forms, call
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
@@ -16,6 +17,7 @@ from flask import (
     Response,
     abort,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -28,13 +30,16 @@ from werkzeug.wrappers import Response as BaseResponse
 from referee.engine.errors import RulesError
 from referee.engine.names import clean, isolate
 from referee.engine.tables import TableGameError
-from referee.models import Table
+from referee.models import Game, Table
 from referee.services import games as game_service
 from referee.services import tables as service
+from referee.web import follow
+from referee.web.board import Board, build
 from referee.web.forms import messages_of
+from referee.web.homes import home_of
 from referee.web.hosts import public_url
 from referee.web.main import REMEMBERED, remember
-from referee.web.pages import Page, download
+from referee.web.pages import Page, download, load_shown
 from referee.web.share import links_page
 from referee.web.statistics import statistics_page
 
@@ -42,6 +47,8 @@ bp = Blueprint("tables", __name__)
 
 #: A game's editor link as pasted (a whole address or the token alone).
 _GAME_LINK = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{16,64})/?\s*$")
+#: A game's spectators' link as pasted (the page a spectator sees).
+_VIEW_LINK = re.compile(r"/v/([A-Za-z0-9_-]{16,64})/?\s*$")
 
 
 def remember_table(token: str) -> None:
@@ -102,11 +109,32 @@ def new() -> Page:
 RECENT_EVENINGS = 10
 
 
+@dataclass(frozen=True)
+class NowPlaying:
+    """What a TV shows of a game: its board, and the evening's money around it."""
+
+    board: Board
+    evening: service.Evening | None
+
+
+def now_playing(game: Game, table: Table | None) -> NowPlaying:
+    """The game laid out for a TV (read to be shown, as its spectators' page is),
+    with the evening of its day at `table`."""
+    shown, deals = load_shown(game.token)
+    board = build(shown, game_service.scored(shown, deals), deals)
+    evening = service.evening_of(table, shown.day.isoformat()) if table is not None else None
+    return NowPlaying(board, evening)
+
+
 def _table_page(table: Table, spectator: bool) -> str:
     games = service.table_games(table)
     evenings = service.evenings(games)
+    # The spectators' page is the table's TV: the game being played on top.
+    current = service.current_game(table) if spectator else None
     return render_template(
         "tables/table.html",
+        now=now_playing(current, table) if current is not None else None,
+        tv_state=service.tv_state(table) if spectator else "",
         table=table,
         evenings=evenings[:RECENT_EVENINGS],
         older=evenings[RECENT_EVENINGS:],
@@ -125,17 +153,71 @@ def show(token: str) -> str:
 
 @bp.get("/tv/<view_token>")
 def spectate(view_token: str) -> str:
+    """The table for spectators, and its TV: the game being played large (at 1200 px
+    and wider: read from across a room), the evening's money under it, following
+    the game live; then the evenings, as on a phone. One link for a phone and a TV:
+    the one the table already hands out."""
     return _table_page(_viewer(view_token), spectator=True)
+
+
+@bp.get("/tv/<view_token>/version.json")
+def spectate_version(view_token: str) -> Response:
+    """What the table's TV shows, in one word (`tv_state`): it reloads when it
+    changes (a game started or removed, a deal anywhere at the table)."""
+    response = jsonify(version=service.tv_state(_viewer(view_token)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/tv/<view_token>/live")
+def spectate_live(view_token: str) -> Response:
+    """The game on the table's TV, followed as its spectators follow it (pushed,
+    version only: the TV's page is its own, not the game's)."""
+    game = service.current_game(_viewer(view_token))
+    if game is None:
+        abort(404)
+    return follow.stream(game.view_token, game.version, spectator=True, lang=None)
+
+
+@bp.get("/v/<view_token>/tv")
+def game_tv(view_token: str) -> Page:
+    """One game on a TV (its spectators' link, shown on a big screen): the scores
+    large, the leader marked, the last deal in one line; live."""
+    found = game_service.view_version_of(view_token)
+    if found is None:
+        abort(404)
+    game = game_service.find(found[0])
+    if game is None:
+        abort(404)
+    following = game_service.next_game(game)
+    if following is not None:  # the table went on to the next game: so does the TV
+        return redirect(url_for("tables.game_tv", view_token=following.view_token))
+    return render_template("tv.html", now=now_playing(game, None), game=game)
 
 
 @bp.post("/t/<token>/join")
 def join(token: str) -> Page:
     """Join a game to the table, by its editor's link (who holds it may)."""
     table = _editor(token)
-    found = _GAME_LINK.search(request.form.get("game", ""))
-    game = game_service.find(found.group(1)) if found else None
+    pasted = request.form.get("game", "")
+    found = _GAME_LINK.search(pasted)
+    game = game_service.find(found.group(1)) if found and "/v/" not in pasted else None
     if game is None:
-        flash(_("No game has this link: paste the link of the game's scores (its editors' link)."))
+        # A spectators' link changes nothing, so it cannot put a game at a table
+        # either (anyone watching could otherwise move someone's game): say which
+        # link to paste instead of "no game has this link".
+        viewed = _VIEW_LINK.search(pasted) or found
+        if viewed is not None and game_service.view_version_of(viewed.group(1)) is not None:
+            flash(
+                _(
+                    "This is the game's spectators' link: it changes nothing, so it cannot "
+                    "join the game to a table. Paste its editors' link: on the game's page, "
+                    "Share, then \u201cEditors: the link that can change the game\u201d."
+                ),
+                "error",
+            )
+        else:
+            flash(_("No game has this link: paste the game's editors' link (Share, on its page)."))
         return _back(table)
     if game.table_id == table.id:
         flash(_("This game is at this table already."))
@@ -310,7 +392,9 @@ def export(token: str) -> Response:
 @bp.get("/t/<token>/deals.csv")
 def deals_csv(token: str) -> Response:
     table = _editor(token)
-    text = service.deals_csv(service.table_games(table))
+    text = service.deals_csv(
+        service.table_games(table), lambda key, deal: home_of(key).csv_columns(deal)
+    )
     return download(text, "text/csv", f"deals-{_slug(table)}.csv")
 
 

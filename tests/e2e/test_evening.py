@@ -15,6 +15,8 @@ from tests.e2e.test_phone import check, shot
 from tests.e2e.test_table_loop import tap_deal
 
 NAMES = ["Ana", "Bruno", "Chloé", "Driss"]
+#: A money cell's text without its label (the game's name, shown on a phone's card).
+WITHOUT_LABEL = "(el) => el.textContent.replace(el.querySelector('.for')?.textContent ?? '', '')"
 
 
 def amount(text: str) -> Decimal:
@@ -96,7 +98,8 @@ def test_an_evening_of_three_games_settled_once(phone: tuple[Page, Watch, str]) 
     shot(page, "evening-fr")
     rows = {}
     for row in page.locator("table.ledger tbody tr").all():
-        cells = [amount(c.inner_text()) for c in row.locator("td").all()]
+        # Each cell's amount, without the game's name it carries for a phone's card.
+        cells = [amount(c.evaluate(WITHOUT_LABEL)) for c in row.locator("td").all()]
         rows[row.locator("th").inner_text()] = cells
     # By hand: Boulmous, Bruno wins a stake from each (+3, the others −1); Bombu by
     # the point, each seat 0,10 × (80 − 4 × its points): Bruno +4, Chloé −4, Driss

@@ -18,9 +18,9 @@ from referee.engine import GAMES
 from referee.engine.records import load_record, score_record
 from referee.extensions import db
 from referee.models import Game, Table
-from referee.web import games as games_view
 from referee.web.main import SAMPLES
 from tests.web.conftest import new_game
+from tests.web.test_tables import new_table
 
 THREE = ("boulmous", "bombu", "pitch")
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
@@ -203,14 +203,13 @@ def test_french_slips_on_the_new_game_form(client: FlaskClient) -> None:
     assert "Seat 5 (optional)" in page
 
 
-def test_seats_come_filled_in_on_a_first_view(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The view passes the table's people in their last seats (`prefill`): each seat
-    and each dealer pill shows its name, a tap away from being changed."""
+def test_seats_come_filled_in_on_a_first_view(client: FlaskClient) -> None:
+    """A new game at a table: each seat and each dealer pill shows the name of the
+    table's last game (`prefill`), a tap away from being changed."""
     people = ["Zoé", "Yves", "Xavier", "Wanda"]
-    monkeypatch.setattr(games_view, "_prefill", lambda table: people)
-    page = client.get("/new?game=boulmous").get_data(as_text=True)
+    table = new_table(client)
+    new_game(client, "boulmous", people, table=table)
+    page = client.get(f"/new?game=boulmous&table={table}").get_data(as_text=True)
     for seat, name in enumerate(people):
         assert re.search(
             rf'id="player{seat}" name="player{seat}" value="{name}"[^>]* data-prefilled', page
@@ -219,7 +218,14 @@ def test_seats_come_filled_in_on_a_first_view(
         assert f'data-clear="player{seat}"' in page
     # After a post, what was typed, not the table's names.
     response = client.post(
-        "/new", data={"game": "boulmous", "first_dealer": "0", "currency": "EUR", "player0": "Ana"}
+        "/new",
+        data={
+            "game": "boulmous",
+            "table": table,
+            "first_dealer": "0",
+            "currency": "EUR",
+            "player0": "Ana",
+        },
     )
     page = response.get_data(as_text=True)
     assert 'value="Ana"' in page

@@ -147,7 +147,7 @@ def test_an_evening_reads_names_that_read_the_same_as_one_person(client: FlaskCl
     table = evening_of_look_alikes(client)
     evening = client.get(f"/t/{table}/evening/2026-11-27").get_data(as_text=True)
     assert CYRILLIC_ANA not in evening
-    ledger = evening[evening.index('class="ledger"') :]
+    ledger = evening[evening.index('class="ledger') :]
     rows = re.findall(r'<th scope="row">([^<]+)</th>', ledger)
     assert rows == ["Ana", "Bruno", "Chloé", "Driss"]
     transfers = re.findall(r"<li>(\w+) pays (\w+) €", evening)

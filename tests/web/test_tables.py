@@ -115,8 +115,14 @@ def test_joining_takes_the_editors_link_only(client: FlaskClient) -> None:
         r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}/share").get_data(as_text=True)
     )
     assert viewer is not None
-    page = join(client, table, f"https://example.org/v/{viewer.group(1)}")
-    assert "No game has this link" in page
+    # The spectators' link (what a spectator holds) is refused, saying which link to
+    # paste instead (issue "the table at first sight", item 13); the token alone too.
+    for pasted in (f"https://example.org/v/{viewer.group(1)}", viewer.group(1)):
+        page = join(client, table, pasted)
+        assert "This is the game&#39;s spectators&#39; link" in page, pasted
+        assert "Paste its editors&#39; link" in page
+        assert "No game has this link" not in page
+        assert f"/g/{token}" not in page  # not joined
     page = join(client, table, "not a link")
     assert "No game has this link" in page
     page = join(client, table, f"  https://example.org/g/{token}/  ")
@@ -137,9 +143,9 @@ def test_the_evening_settles_once_and_a_player_checks_it_by_hand(client: FlaskCl
     # Bombu by the point: each seat gets 0.10 × (320 − 4 × its score), lowest wins:
     # Bruno −8, Chloé +44, Driss −36, Ana 0. With the Boulmous (14, −4, −4, −6):
     # Ana 14, Bruno −12, Chloé 40, Driss −42; no two of them cancel out: 3 transfers.
-    ledger = evening[evening.index('class="ledger"') :]
+    ledger = evening[evening.index('class="ledger') :]
     rows = {
-        name: re.findall(r"<td class=\"num\">(?:<strong>)?([^<]+)", row)
+        name: re.findall(r"<td class=\"num[^\"]*\"[^>]*>(?:<strong>)?([^<]+)", row)
         for name, row in re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', ledger)
     }
     assert rows["Ana"] == ["€14.00", "€0.00", "€14.00"]

@@ -200,6 +200,13 @@ class Home(ABC):
         """What the blank sheet's template needs beyond the names."""
         return {}
 
+    # --- tables branch: the deals CSV's own columns (services.tables.DEAL_COLUMNS) ---
+    def csv_columns(self, deal: Mapping[str, Any]) -> dict[str, Any]:
+        """What a stored deal puts in the table's deals CSV beside its points:
+        "taker" (a seat: who took, bid or chose), "partner" (a seat), "bid",
+        "contract" (the trump or contract named). A game fills the ones it has."""
+        return {}
+
 
 HOMES: dict[str, Home] = {}
 

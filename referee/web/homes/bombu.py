@@ -107,5 +107,10 @@ class Bombu(Home):
             "manches": [(m + 1, (first_dealer - m) % len(names)) for m in range(manches)],
         }
 
+    # --- tables branch: the deals CSV's own columns ---
+    def csv_columns(self, deal: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract played (nobody bids in Bombu)."""
+        return {"contract": deal.get("contract")}
+
 
 HOME = Bombu()

@@ -105,5 +105,16 @@ class Boulmous(Home):
             "reasons": [boulmous.trick_reason(played, contract)],
         }
 
+    # --- tables branch: the deals CSV's own columns ---
+    def csv_columns(self, deal: Mapping[str, Any]) -> dict[str, Any]:
+        """The taker, the bid and the trump named; a void deal's contract is "passed"."""
+        if deal.get("passed"):
+            return {"contract": "passed"}
+        return {
+            "taker": deal.get("taker"),
+            "bid": deal.get("bid"),
+            "contract": deal.get("contract"),
+        }
+
 
 HOME = Boulmous()

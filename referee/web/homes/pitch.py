@@ -124,5 +124,15 @@ class Pitch(Home):
             "subtitle": subtitle,
         }
 
+    # --- tables branch: the deals CSV's own columns ---
+    def csv_columns(self, deal: Mapping[str, Any]) -> dict[str, Any]:
+        """The bidder, the bid ("moon" too), the trump, five-handed the partner."""
+        return {
+            "taker": deal.get("bidder"),
+            "bid": deal.get("bid"),
+            "contract": deal.get("trump"),
+            "partner": deal.get("partner"),
+        }
+
 
 HOME = Pitch()
