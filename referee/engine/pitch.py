@@ -25,7 +25,7 @@ from referee.engine.auction import (
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.explain import Step, gains, nothing, only, reason, step
+from referee.engine.explain import Step, nothing, only, reason, step
 from referee.engine.fields import (
     is_int,
     read_choice,

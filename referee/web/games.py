@@ -487,7 +487,7 @@ def _lost_race(token: str, number: int, values: dict[str, str]) -> Page:
 
 
 @bp.route("/g/<token>/undo", methods=["GET", "POST"])
-@csrf.exempt
+@csrf.exempt  # type: ignore[untyped-decorator]  # Flask-WTF has no types
 def undo(token: str) -> Page:
     """Take back the last deal (it stays in the history), in one tap, with "Put it
     back" on the page after it: the one way to undo (issue 41, item 11), from the

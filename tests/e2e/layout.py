@@ -28,7 +28,8 @@ _SCRIPT = """
 (scrollBoxes) => {
   const found = [];
   const root = document.documentElement;
-  const view = window.innerWidth;
+  // The layout viewport: a phone's browser widens innerWidth to a page wider than it.
+  const view = root.clientWidth;
   if (root.scrollWidth > view + 1) found.push(`page ${root.scrollWidth}px wide in ${view}px`);
   const describe = (el) => {
     let name = el.tagName.toLowerCase();
@@ -42,7 +43,7 @@ _SCRIPT = """
     if (el.clientWidth <= 2 && el.clientHeight <= 2) continue;  // for screen readers
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || style.opacity === "0") continue;
-    if (["svg", "path", "g", "text", "line", "polyline", "rect", "circle"].includes(el.tagName.toLowerCase())) continue;
+    if (el instanceof SVGElement) continue;  // a chart's parts: its own box holds them
     const wider = el.scrollWidth > el.clientWidth + 1;
     if (!wider) continue;
     const x = style.overflowX;

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.conftest import PHONE, watched
 from tests.e2e.layout import hidden_sideways
 from tests.server.conftest import Server
 
@@ -124,9 +124,7 @@ def record_deal(page: Page, game_url: str, form: dict[str, str]) -> None:
 
 
 def names_in_order(page: Page) -> list[str]:
-    return [
-        text.strip() for text in page.locator(".totals li .who").all_inner_texts()
-    ]
+    return [text.strip() for text in page.locator(".totals li .who").all_inner_texts()]
 
 
 @pytest.fixture(scope="module")
@@ -181,5 +179,37 @@ def test_the_names_stay_in_their_seats_and_nothing_is_hidden_sideways(
             assert hidden_sideways(phone) == [], (lang, width)
             # The deal's explanation reads across the width, in a few lines.
             why = phone.locator("details.why").last.locator("ol").bounding_box()
-            assert why is not None and why["width"] > width * 0.7, why
+            assert why is not None
+            assert why["width"] > width * 0.7, why
             assert seen.errors == [], seen.errors
+
+
+def test_hidden_sideways_finds_what_is_cut(browser: Browser) -> None:
+    """The helper itself: a name cut by its box, a text cut by an ellipsis, a table
+    scrolled sideways, a page wider than the phone; and nothing on a page that fits
+    (a one-pixel box for screen readers, a closed <details>, are not counted)."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 320, "height": 640}})
+    page = context.new_page()
+    page.set_content(
+        '<p class="sr" style="position:absolute;width:1px;height:1px;overflow:hidden">'
+        "a long text for screen readers only</p>"
+        "<details><summary>More</summary><div style='width:900px'>wide</div></details>"
+        "<p>Fits.</p>"
+    )
+    assert hidden_sideways(page) == []
+    page.set_content(
+        '<meta name="viewport" content="width=device-width">'
+        '<div style="width:40px;overflow:hidden;white-space:nowrap">David Maximilien</div>'
+        '<div style="width:40px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis">'
+        "Bruno Chloé</div>"
+        '<div style="width:100px;overflow-x:auto"><table style="width:400px"><tr><td>x</td>'
+        "</tr></table></div>"
+        '<div style="width:600px">too wide</div>'
+    )
+    found = hidden_sideways(page)
+    assert any(item.startswith("page ") for item in found), found
+    assert any('"David Maximilien"' in item and "cut to 40px" in item for item in found), found
+    assert any('"Bruno Chloé"' in item for item in found), found
+    assert any("scrolled in 100px" in item for item in found), found
+    assert len(hidden_sideways(page, scroll_boxes=False)) == len(found) - 1
+    context.close()

@@ -169,11 +169,13 @@ def test_five_handed_says_why_a_rule_surprises() -> None:
         "together." in english
     )
     assert english.endswith(
-        "Dale wins the game. Walt reached 5 too, but the bidder goes out first: "
-        "Dale alone wins."
+        "Dale wins the game. Walt reached 5 too, but the bidder goes out first: Dale alone wins."
     )
     (french,) = explained(record, "fr")
-    assert "Walt a aussi atteint 5, mais l’enchérisseur sort le premier\u202f: Dale gagne seul." in french
+    assert (
+        "Walt a aussi atteint 5, mais l’enchérisseur sort le premier\u202f: Dale gagne seul."
+        in french
+    )
     # Nobody at the target: no word of it; every defender took a card: none of that.
     played_all = pitch_points(default=0, two=4, three=1, ten=2, ace=3)
     (english,) = explained(pitch_record([hand(0, 4, played_all, partner=4)], five=True), "en")

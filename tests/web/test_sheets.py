@@ -104,9 +104,7 @@ def test_every_deal_of_the_examples_on_the_sheet(
     assert found == deal_lines
     ranking = "\n".join(texts)
     # Partners share a line of the ranking, and win together (issue 41, item 8).
-    labels = (
-        [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"] if teams else players
-    )
+    labels = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"] if teams else players
     for side, seat in enumerate(sides):
         assert f"{labels[side]} {figures(expected['scores'][seat], False)}" in ranking
     winners = (" & " if teams else ", ").join(players[s] for s in expected["winners"])
