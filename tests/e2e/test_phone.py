@@ -241,7 +241,7 @@ def test_pitch_four_handed_moon_and_five_handed(phone: tuple[Page, Watch, str]) 
     hand(1, "5", "hearts", [1, 3, 0, 1, 2, 3, 1, 0])
     expect(page.locator(".totals")).to_contain_text("Rhonda & Peggy")
     hand(3, "moon", "spades", [3] * 8)
-    expect(page.get_by_text("Vainqueurs : Rhonda, Peggy")).to_be_visible()
+    expect(page.get_by_text("Vainqueurs : Rhonda & Peggy")).to_be_visible()  # partners win together
     check(page, watch)
     shot(page, "scoreboard-pitch")
 

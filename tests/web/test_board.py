@@ -136,7 +136,7 @@ def test_why_is_a_row_of_its_own_across_the_whole_width(client: FlaskClient) -> 
     # The header: the deal number and one column per team (no narrow "Deal" column).
     assert history.count('<th scope="col">') == 3
     row = re.search(
-        r'<tr class="deal-what"><td colspan="(\d)" class="what">(.*?)</td></tr>', history
+        r'<tr class="what"><td colspan="(\d)">(.*?)</td></tr>', history
     )
     assert row is not None
     assert row.group(1) == "3"  # the number's column and both teams'

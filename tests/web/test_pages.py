@@ -278,7 +278,7 @@ def test_a_deal_of_the_history_says_why_it_scored_so(client: FlaskClient) -> Non
     client.post(f"/g/{token}/deal", data=form)
     page = client.get(f"/g/{token}").get_data(as_text=True)
     # The deal's line itself opens on why, across the whole width (issue 41, item 10).
-    assert '<span class="why-label">Pourquoi\u202f?</span></summary>' in page
+    assert "<u>Pourquoi\u202f?</u></summary>" in page
     assert "Bruno a demandé 4 et fait 3\u202f: boîte, −4." in page
     client.get("/lang/en")
     page = client.get(f"/g/{token}").get_data(as_text=True)
