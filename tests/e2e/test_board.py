@@ -167,8 +167,13 @@ def test_the_names_stay_in_their_seats_and_nothing_is_hidden_sideways(
         expect(page.locator(".totals li.leader .rank").first).to_contain_text("1er")
     assert len(set(leaders)) > 1, f"the lead never changed hands: {leaders}"
     assert watch.errors == [], watch.errors
+    # The spectators' page (the same scoreboard, without the tools).
+    share = page.request.get(url + "/share").text()
+    viewer = re.search(r'<a href="([^"]+)" class="link" id="viewer-link">', share)
+    assert viewer is not None
+    spectator_url = viewer.group(1)
     # The page in both languages, at both widths: nothing hidden sideways, with the
-    # last deal's "Why?" and the "More" tools open.
+    # last deal's "Why?" and the "More" tools open; the spectators' page too.
     for lang in ("fr", "en"):
         for width in (320, 390):
             phone, seen = watched(context_of(lang, width), base)
@@ -182,6 +187,9 @@ def test_the_names_stay_in_their_seats_and_nothing_is_hidden_sideways(
             assert why is not None
             assert why["width"] > width * 0.7, why
             assert seen.errors == [], seen.errors
+            phone.goto(spectator_url)
+            phone.locator("details.why").last.locator("summary").click()
+            assert hidden_sideways(phone) == [], ("spectators", lang, width)
 
 
 def test_hidden_sideways_finds_what_is_cut(browser: Browser) -> None:
