@@ -186,6 +186,12 @@ def test_the_names_stay_in_their_seats_and_nothing_is_hidden_sideways(
             why = phone.locator("details.why").last.locator("ol").bounding_box()
             assert why is not None
             assert why["width"] > width * 0.7, why
+            lines = phone.evaluate(
+                "() => { const ol = [...document.querySelectorAll('.history .why ol')].pop();"
+                " return ol.getBoundingClientRect().height"
+                " / parseFloat(getComputedStyle(ol).lineHeight); }"
+            )
+            assert lines <= 8, (lang, width, lines)  # was about 20 in a narrow column
             assert seen.errors == [], seen.errors
             phone.goto(spectator_url)
             phone.locator("details.why").last.locator("summary").click()
