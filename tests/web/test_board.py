@@ -135,9 +135,7 @@ def test_why_is_a_row_of_its_own_across_the_whole_width(client: FlaskClient) -> 
     history = section(page, '<section class="history">', "</section>")
     # The header: the deal number and one column per team (no narrow "Deal" column).
     assert history.count('<th scope="col">') == 3
-    row = re.search(
-        r'<tr class="what"><td colspan="(\d)">(.*?)</td></tr>', history
-    )
+    row = re.search(r'<tr class="what"><td colspan="(\d)">(.*?)</td></tr>', history)
     assert row is not None
     assert row.group(1) == "3"  # the number's column and both teams'
     assert '<details class="why"><summary>' in row.group(2)
