@@ -48,7 +48,15 @@ EXPLANATIONS: Final[dict[str, str]] = {
     "pitch_points": N_("{side} took {points} of the {total} points; the others {others}."),
     "pitch_made": N_("{who} bid {bid}: made, {side} {amount}."),
     "pitch_set": N_("{who} bid {bid}: set, {side} {amount}."),
-    "pitch_defenders": N_("The defenders score their points: {gains}."),
+    "pitch_defenders": N_("The defenders score their points: {side} {amount}."),
+    # Five-handed: each defender scores what the defenders took together.
+    "pitch_defenders_each": N_("The defenders score their points together: {side} {amount} each."),
+    "pitch_defender_idle": N_(
+        "{side} took no point card, yet each defender scores what the defenders took together."
+    ),
+    "partner_not_winner": N_(
+        "{side} reached {target} too, but the bidder goes out first: {who} alone wins."
+    ),
     "moon_made": N_("Moon made from {score}: {side} {n|goes|go} to {reached}."),
     "moon_failed": N_(
         "Moon failed: {side} took {points} of the {total} points and {n|loses|lose}."
@@ -116,7 +124,7 @@ def render(item: Step, players: Sequence[str], lang: str) -> str:
         if key == "who" and isinstance(value, int):
             values[key] = players[value]
         elif key == "side" and isinstance(value, tuple):
-            values[key] = " & ".join(players[seat] for seat in value)
+            values[key] = together([players[seat] for seat in value])
         elif key == "gains" and isinstance(value, tuple):
             values[key] = ", ".join(f"{players[seat]} {signed(points)}" for seat, points in value)
         elif key == "amount" and isinstance(value, int):
@@ -129,6 +137,13 @@ def render(item: Step, players: Sequence[str], lang: str) -> str:
             values[key] = value
     template = _plurals(translate(lang, EXPLANATIONS[item.code]), item.params, lang)
     return template.format(**values)
+
+
+def together(names: Sequence[str]) -> str:
+    """Names of one side: "Ana & Chloé", "Bruno, Earl & Walt"."""
+    if len(names) < 3:
+        return " & ".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
 
 
 def gains(deltas: Sequence[int], seats: Sequence[int]) -> tuple[tuple[int, int], ...]:

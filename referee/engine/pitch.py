@@ -25,7 +25,7 @@ from referee.engine.auction import (
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
-from referee.engine.explain import Step, gains, nothing, only, reason, step
+from referee.engine.explain import Step, nothing, only, reason, step
 from referee.engine.fields import (
     is_int,
     read_choice,
@@ -287,7 +287,11 @@ class Pitch:
         scores = totals_before(standings, number, players)
         result = standings.deals[number - 1]
         total = record.rules.variant.total
-        return tuple(_explain_hand(record.deals[number - 1], result, scores, players, total))
+        return tuple(
+            _explain_hand(
+                record.deals[number - 1], result, scores, players, total, record.rules.target
+            )
+        )
 
     def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
         """Each bid from 4 to the variant's total: made (+the bid, or the points
@@ -548,12 +552,16 @@ class Hand:
 
 
 def _explain_hand(
-    deal: Deal, result: DealResult, before: Sequence[int], players: int, total: int
+    deal: Deal, result: DealResult, before: Sequence[int], players: int, total: int, target: int
 ) -> list[Step]:
-    """One hand's steps, from what was entered and what it scored."""
+    """One hand's steps, from what was entered and what it scored; sides named as
+    the table sees them (four-handed, a team in seat order, as on the scoreboard),
+    and a word of why where a rule surprises (five-handed: a defender who took no
+    point card scores his side's points; a partner at the target who does not win)."""
     deltas = result.deltas
-    side = partners(deal.bidder, deal.partner, players)
-    defenders = [seat for seat in range(players) if seat not in side]
+    bidding = partners(deal.bidder, deal.partner, players)
+    side = tuple(sorted(bidding)) if players == 4 else bidding
+    defenders = tuple(seat for seat in range(players) if seat not in side)
     won = sum(POINT_VALUES[card] for card, seat in deal.points if seat is not None and seat in side)
     lost = sum(
         POINT_VALUES[card] for card, seat in deal.points if seat is not None and seat not in side
@@ -586,16 +594,38 @@ def _explain_hand(
                 amount=deltas[deal.bidder],
             )
         )
-    scoring = [seat for seat in defenders if deltas[seat]]
+    scoring = tuple(seat for seat in defenders if deltas[seat])
     if scoring:
+        # The defenders score alike (their side's points): said once, for the side.
         steps.append(
-            step("pitch_defenders", only(players, scoring, deltas), gains=gains(deltas, scoring))
+            step(
+                "pitch_defenders" if players == 4 else "pitch_defenders_each",
+                only(players, scoring, deltas),
+                side=scoring,
+                amount=deltas[scoring[0]],
+            )
         )
+        took = {seat for _card, seat in deal.points if seat is not None}
+        idle = tuple(seat for seat in scoring if seat not in took)
+        if players == 5 and idle:
+            steps.append(step("pitch_defender_idle", zero, side=idle))
     winners = tuple(
         mark.seat for mark in result.marks if mark.kind is MarkKind.WIN and mark.seat is not None
     )
     if winners:
-        steps.append(step("game_won", zero, side=winners))
+        steps.append(step("game_won", zero, side=tuple(sorted(winners))))
+        after = [before[seat] + deltas[seat] for seat in range(players)]
+        if players == 5:
+            # At the target with the winner, yet not a winner: the bidder went out first.
+            beside = tuple(
+                seat
+                for seat in bidding
+                if seat not in winners and after[seat] >= target and deal.bidder in winners
+            )
+            if beside:
+                steps.append(
+                    step("partner_not_winner", zero, side=beside, who=deal.bidder, target=target)
+                )
     return steps
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import current_app, g
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from referee.engine import GAMES
@@ -65,6 +66,41 @@ class Row:
         return self.reasons.of(self.number) if self.reasons is not None else []
 
 
+#: A rank as the table says it beside a name ("1st", "1er"); ties share one.
+ORDINALS = {
+    1: _l("1st"),
+    2: _l("2nd"),
+    3: _l("3rd"),
+    4: _l("4th"),
+    5: _l("5th"),
+}
+
+
+def ordinal(rank: int) -> str:
+    """A rank in words ("2nd", "2e"); games have at most five players."""
+    return str(ORDINALS.get(rank, rank))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the scoreboard: a side (a player, or partners), in seat order."""
+
+    seats: tuple[int, ...]
+    label: str
+    rank: int
+    leader: bool
+
+    @property
+    def seat(self) -> int:
+        """The side's first seat: partners score alike, its numbers are its."""
+        return self.seats[0]
+
+    @property
+    def place(self) -> str:
+        """The rank in words ("1st")."""
+        return ordinal(self.rank)
+
+
 @dataclass
 class Board:
     """Everything the game page shows."""
@@ -72,11 +108,14 @@ class Board:
     game: Game
     standings: Standings
     rows: list[Row]
-    ranking: list[int]  # seats, best first
+    ranking: list[int]  # seats, best first (the sheet's final ranking)
     leaders: list[int]
     teams: list[tuple[int, ...]] | None
     needs: list[int | None]  # points each seat still needs, where that means something
     deals_left: int | None
+    #: The scoreboard's lines in seat order, whatever the scores (issue 38, item 4:
+    #: a player finds his line in the same place after every deal), each with its rank.
+    entries: list[Entry] = field(default_factory=list)
 
     @property
     def columns(self) -> list[tuple[int, ...]]:
@@ -132,14 +171,40 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     ranking = sorted(by_score, key=lambda s: s not in standings.winners)
     best = scores[by_score[0]]
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
+    if standings.finished:
+        # The game's winners lead, whatever the totals: five-handed, a partner at the
+        # target beside the bidder who went out first did not win.
+        leaders = sorted(standings.winners)
     teams = list(sides) if any(len(side) > 1 for side in sides) else None
+    firsts = [side[0] for side in sides]  # a side is ranked once, by its first seat
+    entries = [
+        Entry(
+            side,
+            label,
+            _rank(side[0], firsts, standings.winners, scores, low),
+            bool(rows) and side[0] in leaders,
+        )
+        for side, label in zip(sides, labels, strict=True)
+    ]
     target = getattr(scored.rules, "target", None)
     needs: list[int | None] = [
         max(target - s, 0) if isinstance(target, int) and not standings.finished else None
         for s in scores
     ]
     deals_left = rules.length - len(rows) if rules.length is not None else None
-    return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left)
+    return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left, entries)
+
+
+def _rank(
+    seat: int, seats: list[int], winners: tuple[int, ...], scores: tuple[int, ...], low: bool
+) -> int:
+    """The rank of `seat` (from 1): one more than the seats strictly ahead of it, the
+    winners ahead of everyone, then the better total; equal players share a rank."""
+
+    def key(s: int) -> tuple[bool, int]:
+        return (s not in winners, scores[s] if low else -scores[s])
+
+    return 1 + sum(1 for other in seats if key(other) < key(seat))
 
 
 def prefix_digests(game: Game, deals: list[dict[str, Any]]) -> list[bytes]:

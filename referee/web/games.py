@@ -29,7 +29,7 @@ from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.names import clean, isolate
 from referee.engine.settlement import StakePer
-from referee.extensions import db
+from referee.extensions import csrf, db
 from referee.models import Game
 from referee.services import games as service
 from referee.services import tables
@@ -490,12 +490,26 @@ def _lost_race(token: str, number: int, values: dict[str, str]) -> Page:
 
 
 @bp.route("/g/<token>/undo", methods=["GET", "POST"])
+@csrf.exempt  # type: ignore[untyped-decorator]  # Flask-WTF has no types
 def undo(token: str) -> Page:
-    """Take back the last deal (it stays in the history), after a confirmation."""
+    """Take back the last deal (it stays in the history), in one tap, with "Put it
+    back" on the page after it: the one way to undo (issue 38, item 11), from the
+    toast after a deal or from the game page's "More". The GET page asks first
+    (old links, and a browser that does not say where its request comes from).
+
+    The game page's form holds no CSRF token (the page of a running game is one page
+    for every phone, kept once drawn): a POST without a token is taken when the
+    browser says it comes from this site (`_same_site`); a form with a token (the
+    toast, the GET page) is checked as any other."""
     game = load(token)
     if request.method == "GET":
         last = game.deals[-1].data if game.deals else None
         return render_template("undo.html", game=game, last=last, number=len(game.deals))
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        if "csrf_token" in request.form:
+            csrf.protect()
+        elif not _same_site():
+            return redirect(url_for("games.undo", token=token))
     try:
         version = whole(request.form.get("version"))
         if version is None:
@@ -506,6 +520,17 @@ def undo(token: str) -> Page:
     except service.StaleVersion:
         flash(_("Someone else changed the game meanwhile: nothing was undone."))
     return redirect(url_for("games.show", token=token))
+
+
+def _same_site() -> bool:
+    """Whether the browser says this request comes from a page of this site: its
+    `Sec-Fetch-Site`, else its `Origin` (every current browser sends one of them
+    with a form's POST). Neither: not known, so not taken."""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site == "same-origin"
+    origin = request.headers.get("Origin")
+    return origin is not None and origin == request.host_url.rstrip("/")
 
 
 @bp.post("/g/<token>/put-back")

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from flask_babel import gettext
 from markupsafe import Markup
 
 from referee.engine import GAMES
@@ -208,13 +209,24 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     room = content_width(size, landscape) - fixed - SLACK
 
     def described(row: Row) -> list[Markup]:
-        # Each mark once (both partners' "wins" read as one), and whole on its line.
+        # Each mark once, whole on its line; the winners in one mark, partners
+        # together ("★ Rhonda & Peggy win", as on the game page: issue 38, item 8).
         marks = dict.fromkeys(
             str(MARKS[kind]).replace(" ", "\u00a0")
-            + ("" if seat is None or kind == "win" else f"\u00a0{isolate(names[seat])}")
+            + ("" if seat is None else f"\u00a0{isolate(names[seat])}")
             for kind, seat in row.marks
-            if kind != "void"
+            if kind not in ("void", "win")
         )
+        winners = [
+            isolate(names[seat]) for kind, seat in row.marks if kind == "win" and seat is not None
+        ]
+        if winners:
+            won = (
+                gettext("%(name)s wins", name=winners[0])
+                if len(winners) == 1
+                else gettext("%(names)s win", names=" & ".join(winners))
+            )
+            marks["★\u00a0" + won.replace(" ", "\u00a0")] = None
         return wrap(Markup(" · ").join([describe(row.deal), *marks]), room)
 
     descriptions = [described(row) for row in board.rows]

@@ -46,7 +46,8 @@ def test_lines_in_french_from_standard_input() -> None:
         "Donne 1",
         "  Rhonda & Peggy ont pris 7 des 10 points\u202f; les autres 3.",
     ]
-    assert "  Lune réussie depuis 9\u202f: Peggy & Rhonda passent à 52." in out.splitlines()
+    # A team in seat order, as the scoreboard shows it (issue 38, item 8).
+    assert "  Lune réussie depuis 9\u202f: Rhonda & Peggy passent à 52." in out.splitlines()
 
 
 def test_a_record_that_cannot_be_and_a_file_that_cannot_be_read(tmp_path: Path) -> None:

@@ -81,13 +81,16 @@ def test_an_evening_of_three_games_settled_once(phone: tuple[Page, Watch, str]) 
     page.locator("button[name=rest][value='3']").click()
     page.get_by_role("button", name="Enregistrer la donne").click()
     expect(page.locator(".totals")).to_contain_text("Bruno & Driss")
+    # The money a line a team, "chacun" (issue 38, item 8): each partner's amount.
     pitch = {
         name: amount(text)
-        for name, text in (
+        for side, text in (
             (li.locator("span").inner_text(), li.locator("strong").inner_text())
             for li in page.locator("section.money .net li").all()
         )
+        for name in side.split(" & ")
     }
+    assert len(pitch) == len(NAMES)
     back_to_table(page)
     check(page, watch)
     shot(page, "evening-table-fr")

@@ -115,10 +115,11 @@ def test_boulmous_with_a_stake_played_to_the_end(
     page.locator("label[for=tricks0_3]").click()
     page.get_by_role("button", name="Enregistrer la donne").click()
 
-    # Undo it, after a confirmation.
-    page.get_by_role("link", name="Annuler la dernière donne").click()
-    page.get_by_role("button", name="Oui, l'annuler").click()
+    # Undo it from "More": one tap, as the toast's (issue 38, item 11), "Put it back" offered.
+    page.locator("details.more > summary").click()
+    page.get_by_role("button", name="Annuler la donne 2").click()
     expect(page.get_by_text("Donne 2 annulée.")).to_be_visible()
+    expect(page.get_by_role("button", name="La remettre")).to_be_visible()
 
     # Correct deal 1: Bruno had bid 5 and made it.
     page.get_by_role("link", name="Corriger la donne 1").click()
@@ -243,7 +244,7 @@ def test_pitch_four_handed_moon_and_five_handed(phone: tuple[Page, Watch, str]) 
     hand(1, "5", "hearts", [1, 3, 0, 1, 2, 3, 1, 0])
     expect(page.locator(".totals")).to_contain_text("Rhonda & Peggy")
     hand(3, "moon", "spades", [3] * 8)
-    expect(page.get_by_text("Vainqueurs : Rhonda, Peggy")).to_be_visible()
+    expect(page.get_by_text("Vainqueurs : Rhonda & Peggy")).to_be_visible()  # partners win together
     check(page, watch)
     shot(page, "scoreboard-pitch")
 

@@ -16,6 +16,7 @@ FRENCH = WORDS["fr"]
 def test_the_reussite_referee_on_a_phone(phone: tuple[Page, Watch, str]) -> None:
     page, watch, base = phone
     start(page, base, FRENCH, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    page.locator("details.more > summary").click()  # the rarer tools, under "More"
     page.get_by_role("link", name="Arbitre de la Réussite").click()
     page.locator("label[for^=start_]", has_text="9♥").click()
     page.get_by_role("button", name="Commencer la réussite").click()

@@ -132,7 +132,8 @@ def test_pitch_hands_explained() -> None:
     (english,) = explained(record, "en")
     assert english.startswith("Rhonda & Peggy took 8 of the 10 points; the others 2.")
     assert "Rhonda bid 5: made, Rhonda & Peggy +5." in english
-    assert english.endswith("The defenders score their points: Dale +2, Earl +2.")
+    # The defending team scores as one side: said once, for the team (issue 38, item 8).
+    assert english.endswith("The defenders score their points: Dale & Earl +2.")
     set_hand = hand(0, 6, pitch_points(default=1))
     (english,) = explained(pitch_record([set_hand]), "en")
     assert "Dale bid 6: set, Dale & Earl −6." in english
@@ -144,14 +145,42 @@ def test_a_moon_made_and_a_moon_failed() -> None:
     moon = hand(3, "moon", pitch_points(default=3))
     lines = explained(pitch_record([moon]), "en")
     assert lines == [
-        "Peggy & Rhonda took 10 of the 10 points; the others 0. Moon made from 0: "
-        "Peggy & Rhonda go to 52. Rhonda & Peggy win the game."
+        # A team in seat order, as the scoreboard shows it, whoever bid.
+        "Rhonda & Peggy took 10 of the 10 points; the others 0. Moon made from 0: "
+        "Rhonda & Peggy go to 52. Rhonda & Peggy win the game."
     ]
     five = pitch_record([hand(4, "moon", pitch_points(default=4, two=0), partner=None)], five=True)
     (french,) = explained(five, "fr")
     assert "Lune manquée\u202f: Walt a pris 9 des 10 points et perd." in french
     (english,) = explained(five, "en")
     assert "Moon failed: Walt took 9 of the 10 points and loses." in english
+
+
+def test_five_handed_says_why_a_rule_surprises() -> None:
+    """Five-handed (issue 38, item 8): the defenders score as one side, and a defender
+    who took no point card is told why he scores; a partner at the target beside the
+    bidder who went out first is told why he does not win."""
+    won = pitch_points(default=0, two=4, three=1)  # Dale & Walt 7, Rhonda the three's 3
+    record = pitch_record([hand(0, 5, won, partner=4)], five=True, rules={"target": 5})
+    (english,) = explained(record, "en")
+    assert "The defenders score their points together: Rhonda, Earl & Peggy +3 each." in english
+    assert (
+        "Earl & Peggy took no point card, yet each defender scores what the defenders took "
+        "together." in english
+    )
+    assert english.endswith(
+        "Dale wins the game. Walt reached 5 too, but the bidder goes out first: Dale alone wins."
+    )
+    (french,) = explained(record, "fr")
+    assert (
+        "Walt a aussi atteint 5, mais l’enchérisseur sort le premier\u202f: Dale gagne seul."
+        in french
+    )
+    # Nobody at the target: no word of it; every defender took a card: none of that.
+    played_all = pitch_points(default=0, two=4, three=1, ten=2, ace=3)
+    (english,) = explained(pitch_record([hand(0, 4, played_all, partner=4)], five=True), "en")
+    assert "took no point card" not in english
+    assert "goes out first" not in english
 
 
 def test_every_step_has_its_french_with_the_same_placeholders() -> None:

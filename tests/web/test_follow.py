@@ -272,7 +272,7 @@ def test_a_new_deal_puts_only_its_own_reasons_in_words(
     monkeypatch.setattr(Step, "text", counted)
     page = client.get(f"/g/{token}").get_data(as_text=True)
     history = page[page.index('<section class="history">') :]
-    newest = history[history.rindex("<tr>") :]
+    newest = history[history.rindex('<tr><th scope="row">') :]
     assert "Chloé" in newest  # deal 6: Chloé bid 3
     assert len(worded) == newest.count("<li>") > 0
     assert history.count("<li>") >= len(worded) + 5  # the kept rows keep their reasons

@@ -103,16 +103,18 @@ def test_every_deal_of_the_examples_on_the_sheet(
     found = [line for line in lines if line in deal_lines]
     assert found == deal_lines
     ranking = "\n".join(texts)
-    for seat, score in enumerate(expected["scores"]):
-        assert f"{players[seat]} {figures(score, False)}" in ranking
-    winners = ", ".join(players[s] for s in expected["winners"])
+    # Partners share a line of the ranking, and win together (issue 38, item 8).
+    labels = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"] if teams else players
+    for side, seat in enumerate(sides):
+        assert f"{labels[side]} {figures(expected['scores'][seat], False)}" in ranking
+    winners = (" & " if teams else ", ").join(players[s] for s in expected["winners"])
     if expected["finished"]:
         word = (
             ("Vainqueurs : " if lang == "fr" else "Winners: ")
             if len(expected["winners"]) > 1
             else ("Vainqueur : " if lang == "fr" else "Winner: ")
         )
-        assert word + winners in lines
+        assert word + winners in " ".join(lines)  # partners may wrap in the narrow column
 
 
 def test_boulmous_sheet_money_in_french(client: FlaskClient, examples_dir: Path) -> None:
@@ -219,7 +221,9 @@ def test_pitch_sheet_teams_and_letter_size(client: FlaskClient) -> None:
     assert (round(width), round(height)) == (612, 792)  # US Letter, in points
     text = pdf_text(response.data)[1][0]
     assert "Rhonda & Peggy" in text
-    assert "Rhonda bids the moon ♥ · moon made Rhonda · wins" in text
+    # The winners in one mark, partners together (issue 38, item 8).
+    assert "Rhonda bids the moon ♥ · moon made Rhonda · ★ Rhonda & Peggy win" in text
+    assert "wins" not in text
     a4 = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf").data))
     assert round(float(a4.pages[0].mediabox.height)) == 842
 
@@ -487,7 +491,7 @@ def test_command_line_pdf(tmp_path: Path, examples_dir: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     _, texts = pdf_text(out.read_bytes())
-    assert "Winners: Rhonda, Peggy" in texts[0]
+    assert "Winners: Rhonda & Peggy" in texts[0]  # partners win together
 
 
 def test_command_line_pdf_refuses_a_bad_record(tmp_path: Path) -> None:
