@@ -113,7 +113,7 @@ def test_a_deal_entered_offline_is_recorded_once_when_the_network_is_back(
     assert takers(base, token) == [1, 2]
     context.set_offline(True)
     page.locator("label[for=take_0_3]").click()  # the preview waits, it does not vanish
-    expect(page.locator(".preview.live")).to_contain_text("L'aperçu attend la connexion.")
+    expect(page.locator(".preview.live")).to_contain_text("L’aperçu attend la connexion.")
     context.set_offline(False)
     assert [e for e in watch.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
     context.close()
@@ -184,7 +184,7 @@ def test_a_waiting_deal_refused_on_arrival_comes_back_as_its_form(
     )
     expect(page.locator("#take_1_4")).to_be_checked()  # the entries, kept
     assert takers(base, token) == [3]
-    page.get_by_role("button", name="L'enregistrer comme donne 2").click()
+    page.get_by_role("button", name="L’enregistrer comme donne 2").click()
     expect(page.locator(".just")).to_be_visible()
     assert takers(base, token) == [3, 1]
     leave(other)

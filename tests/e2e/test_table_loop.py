@@ -40,7 +40,7 @@ WORDS = {
         "enter": "Saisir la donne",
         "record": "Enregistrer la donne",
         "taken": "Entre-temps, un autre téléphone a enregistré cette donne",
-        "as_next": "L'enregistrer comme donne 2",
+        "as_next": "L’enregistrer comme donne 2",
         "undo": "Annuler",
         "put_back": "La remettre",
         "taken_back": "Donne 1 annulée.",

@@ -276,7 +276,7 @@ class TestReussite:
         with pytest.raises(RulesError) as caught:
             layout.play(Card.parse("10D"))
         assert caught.value.problems[0].code == "reussite_not_open"
-        assert caught.value.messages("fr")[0].endswith("qu'avec le 9")
+        assert caught.value.messages("fr")[0].endswith("qu’avec le 9")
 
     def test_build_up_and_down_by_natural_rank(self) -> None:
         layout = Layout.from_cards(Card.parse("9H"), parse_cards(["10H", "8H", "JH", "7H"]))

@@ -69,7 +69,7 @@ def test_card_text() -> None:
 
 
 def test_order_with_hearts_trump() -> None:
-    # "le valet de cœur, le valet de carreau, les autres cartes de cœur ... de l'as au 9"
+    # "le valet de cœur, le valet de carreau, les autres cartes de cœur ... de l’as au 9"
     order = cards("JH JD AH KH QH 10H 9H")
     strengths = [card_strength(c, Contract.HEARTS) for c in order]
     assert strengths == sorted(strengths, reverse=True)

@@ -137,7 +137,7 @@ def test_restore_of_a_missing_folder_fails(monkeypatch: pytest.MonkeyPatch, tmp_
     run = _commands(monkeypatch, tmp_path, "fr")
     status, _out, err = run("restore", tmp_path / "nowhere")
     assert status != 0
-    assert "n'est pas un dossier" in err
+    assert "n’est pas un dossier" in err
     assert not (tmp_path / "cli.db").exists()  # no database made for nothing to restore
 
 
