@@ -67,6 +67,8 @@ def words_of(
             ends = _("This deal ends the game: %(names)s wins.", names=words)
         else:
             ends = _("This deal ends the game: %(names)s win.", names=words)
-    before = [score - delta for score, delta in zip(after.scores, deltas, strict=True)] if last else None
+    before = (
+        [score - delta for score, delta in zip(after.scores, deltas, strict=True)] if last else None
+    )
     notes = home.preview_notes(entered, deltas, before, after.winners if last else (), names, rules)
     return DealWords(line, ends, tuple(notes))

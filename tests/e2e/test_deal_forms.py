@@ -47,7 +47,8 @@ def record_in_view(page: Page, words: dict[str, str]) -> None:
     """The Record button lies in the viewport as the page stands (no scrolling)."""
     box = page.get_by_role("button", name=words["record"]).bounding_box()
     assert box is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= SCREEN, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= SCREEN, box
 
 
 def enter(page: Page, words: dict[str, str]) -> None:
@@ -177,7 +178,13 @@ def test_boulmous_a_deal_and_everyone_passed(
     assert counted(page) == (3, 0)
     # A deal: taker × bid, trump, three rows of tricks (the fourth the rest).
     enter(page, words)
-    tap(page, words, "label[for=take_1_4]", "label[for=contract_spades]", *pills("tricks", [1, 4, 1]))
+    tap(
+        page,
+        words,
+        "label[for=take_1_4]",
+        "label[for=contract_spades]",
+        *pills("tricks", [1, 4, 1]),
+    )
     expect(page.locator(".deal-line")).to_contain_text("Bruno +4")
     check(page, watch)
     record(page, words)
@@ -193,14 +200,17 @@ def test_boulmous_form_fits_one_screen(
 ) -> None:
     """At 390×844, the taker grid, the trump and everyone's tricks are all above the
     bar: the deal is entered without scrolling."""
-    page, watch, base, words = table
+    page, _watch, base, words = table
     start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     enter(page, words)
     bar = page.locator(".deal-bar").bounding_box()
     last = page.locator("label[for=tricks3_6]").bounding_box()
     first = page.locator("label[for=take_0_3]").bounding_box()
-    assert bar is not None and last is not None and first is not None
-    assert first["y"] >= 0 and last["y"] + last["height"] <= bar["y"], (last, bar)
+    assert bar is not None
+    assert last is not None
+    assert first is not None
+    assert first["y"] >= 0
+    assert last["y"] + last["height"] <= bar["y"], (last, bar)
 
 
 def test_pitch_a_hand_and_the_end_in_the_preview(
@@ -214,7 +224,13 @@ def test_pitch_a_hand_and_the_end_in_the_preview(
     page.fill("#rule_target", "5")
     page.get_by_role("button", name=words["start"]).click()
     enter(page, words)
-    tap(page, words, "label:has(input[name=bidder][value='1'])", "label[for=bid_5]", "label[for=trump_hearts]")
+    tap(
+        page,
+        words,
+        "label:has(input[name=bidder][value='1'])",
+        "label[for=bid_5]",
+        "label[for=trump_hearts]",
+    )
     tap(page, words, "label:has(input[name=p_ace][value='0'])")
     page.locator("button[name=rest][value='1']").click()
     record_in_view(page, words)

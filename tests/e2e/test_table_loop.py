@@ -219,7 +219,9 @@ def test_pitch_record_always_in_view(
     for scroll in (0, 400, 10_000):
         page.evaluate(f"window.scrollTo(0, {scroll})")
         box = record.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= SCREEN, box
+        assert box is not None
+        assert box["y"] >= 0, box
+        assert box["y"] + box["height"] <= SCREEN, box
     check(page, watch)
 
 

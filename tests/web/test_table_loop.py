@@ -204,7 +204,7 @@ def test_a_correction_that_loses_a_race_keeps_its_entries(app: Any) -> None:
     text = response.get_data(as_text=True)
     assert "your correction is kept below" in text
     assert 'id="take_1_5" name="take" value="1:5" checked' in text
-    assert 'id=tricks1_5 name=tricks1 value=5 checked' in text
+    assert "id=tricks1_5 name=tricks1 value=5 checked" in text
     fresh = form_fields(text)["version"]
     assert fresh != version
     # Saved again on the state it was shown beside, it lands.

@@ -167,7 +167,8 @@ class Pitch(Home):
 
     def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
         """A column per point card of the variant, one per side."""
-        
+        from flask_babel import ngettext
+
         sides = [" & ".join(names[s] for s in side) for side in self.sides(len(names))]
         points = rules.variant.total
         subtitle = ngettext("%(num)d point", "%(num)d points", points) if points != 10 else None
