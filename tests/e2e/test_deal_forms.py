@@ -241,3 +241,60 @@ def test_pitch_a_hand_and_the_end_in_the_preview(
     check(page, watch)
     record(page, words, ends=True)
     assert counted(page) == (7, 0)
+
+
+#: Elements whose content is cut: wider or taller inside than their box, text clipped.
+CUT = """(selector) => Array.from(document.querySelectorAll(selector))
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+  .map((el) => el.textContent.trim())"""
+#: Pairs of boxes that overlap among the elements of a selector.
+OVERLAPS = """(selector) => {
+  const boxes = Array.from(document.querySelectorAll(selector))
+    .map((el) => el.getBoundingClientRect());
+  const found = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+    if (a.left < b.right - 1 && b.left < a.right - 1
+        && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+      found.push([i, i + 1 + j]);
+  }));
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_forms_at_320_px_cut_nothing(browser: Browser, live_server: Server, lang: str) -> None:
+    """At 320×640: the Pitch grid's names whole (not "Br…"), its buttons apart; Bombu's
+    and Boulmous' pills and names in the width; nothing scrolls sideways."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    small = {**PHONE, "viewport": {"width": 320, "height": 640}}
+    context = browser.new_context(**{**small, "locale": "fr-FR" if lang == "fr" else "en-US"})
+    page, watch = watched(context, base)
+    words = WORDS[lang]
+    start(page, base, words, "pitch", ["Dale", "Bruno", "Chloé", "Rhonda", "Walt"])
+    page.get_by_role("link", name=words["enter"]).click()
+    assert page.evaluate(CUT, "table.points thead th, table.points th[scope=row]") == []
+    assert page.evaluate(OVERLAPS, "table.points tr.rest button") == []
+    assert page.evaluate(OVERLAPS, "table.points tr.point:first-of-type label") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    start(page, base, words, "bombu", ["Marius", "Fanny", "César", "Honorine"])
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("label[for=contract_salad]").click()
+    assert page.evaluate(CUT, ".pill-count .label, .pills label") == []
+    # Each name on one line beside its pills (not broken letter by letter).
+    heights = page.evaluate(
+        "Array.from(document.querySelectorAll('.grid5 .pill-count .label'))"
+        ".filter((l) => l.offsetParent).map((l) => l.getBoundingClientRect().height)"
+    )
+    assert heights
+    assert max(heights) < 30, heights
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name=words["enter"]).click()
+    tops = page.evaluate(
+        "Array.from(document.querySelectorAll('.pill-count')[0].querySelectorAll('.pills label'))"
+        ".map((l) => Math.round(l.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 1, tops  # 0 to 6 in one row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert watch.errors == []
+    context.close()
