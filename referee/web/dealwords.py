@@ -32,15 +32,21 @@ class DealWords:
 
 
 def line_of(sides: Sequence[Sequence[int]], deltas: Sequence[int], names: Sequence[str]) -> str:
-    """Each side with its change: one figure for a side whose players all score the
-    same, else each player with his own."""
-    parts = []
+    """Each side with its change, in seat order: one figure for a side whose players
+    all score the same, else each player with his own. Where two or more of three or
+    more sides score nothing, they are said once at the end ("the others 0"), so that
+    the line stays one line on a phone."""
+    parts: list[tuple[str, int]] = []
     for side in sides:
         if len({deltas[seat] for seat in side}) == 1:
-            parts.append(f"{together([names[s] for s in side])} {signed(deltas[side[0]])}")
+            parts.append((together([names[s] for s in side]), deltas[side[0]]))
         else:
-            parts.extend(f"{names[s]} {signed(deltas[s])}" for s in side)
-    return DOT.join(parts)
+            parts.extend((names[s], deltas[s]) for s in side)
+    idle = [who for who, delta in parts if not delta]
+    if len(parts) >= 3 and len(idle) >= 2 and len(idle) < len(parts):
+        said = [f"{who} {signed(delta)}" for who, delta in parts if delta]
+        return DOT.join([*said, _("the others %(points)s", points=signed(0))])
+    return DOT.join(f"{who} {signed(delta)}" for who, delta in parts)
 
 
 def words_of(

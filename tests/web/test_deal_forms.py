@@ -68,6 +68,7 @@ def test_bombu_fields_of_another_contract_are_ignored(client: FlaskClient) -> No
     """The one-page form posts every contract's fields: only the chosen one's count
     (tricks typed under "No tricks", then "No hearts" chosen: the tricks are not read)."""
     token = new_game(client, "bombu", BOMBU)
+    client.get("/lang/en?next=/")
     fields = {
         "contract": "no-hearts",
         "tricks0": "8",  # left from "No tricks", hidden now
@@ -82,7 +83,8 @@ def test_bombu_fields_of_another_contract_are_ignored(client: FlaskClient) -> No
     assert record(client, token)["deals"] == [{"contract": "no-hearts", "hearts": [5, 3, 0, 0]}]
     preview = client.post(f"/g/{token}/preview.json", data={**fields, "contract": "no-bombu"})
     assert preview.get_json()["ok"] is True  # the Bombu alone is read: to Chloé
-    assert preview.get_json()["line"] == "Marius 0 · Fanny 0 · César +80 · Honorine 0"
+    # In one line: those who score nothing said once, at the end.
+    assert preview.get_json()["line"] == "César +80 · the others 0"
 
 
 def test_boulmous_everyone_passed_is_a_choice_recorded_with_record(client: FlaskClient) -> None:
