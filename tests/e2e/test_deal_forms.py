@@ -195,22 +195,31 @@ def test_boulmous_a_deal_and_everyone_passed(
     ]
 
 
-def test_boulmous_form_fits_one_screen(
+def above_the_bar(page: Page, first: str, last: str) -> None:
+    """From `first` to `last`, the whole form lies above the bar, on the first screen."""
+    bar = page.locator(".deal-bar").bounding_box()
+    top = page.locator(first).bounding_box()
+    bottom = page.locator(last).bounding_box()
+    assert bar is not None
+    assert top is not None
+    assert bottom is not None
+    assert top["y"] >= 0
+    assert bottom["y"] + bottom["height"] <= bar["y"], (bottom, bar)
+
+
+def test_boulmous_and_pitch_forms_fit_one_screen(
     table: tuple[Page, Watch, str, dict[str, str]],
 ) -> None:
-    """At 390×844, the taker grid, the trump and everyone's tricks are all above the
-    bar: the deal is entered without scrolling."""
+    """At 390×844: Boulmous' taker grid, trumps and everyone's tricks, and four-handed
+    Pitch's bids, trumps and whole grid ("the rest" included) are above the bar:
+    the deal is entered without scrolling."""
     page, _watch, base, words = table
     start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
     enter(page, words)
-    bar = page.locator(".deal-bar").bounding_box()
-    last = page.locator("label[for=tricks3_6]").bounding_box()
-    first = page.locator("label[for=take_0_3]").bounding_box()
-    assert bar is not None
-    assert last is not None
-    assert first is not None
-    assert first["y"] >= 0
-    assert last["y"] + last["height"] <= bar["y"], (last, bar)
+    above_the_bar(page, "label[for=take_0_3]", "label[for=tricks3_6]")
+    start(page, base, words, "pitch", ["Dale", "Rhonda", "Earl", "Peggy"])
+    enter(page, words)
+    above_the_bar(page, "label[for=bid_4]", "tr.rest")
 
 
 def test_pitch_a_hand_and_the_end_in_the_preview(
