@@ -19,9 +19,8 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// Steppers around count boxes, a running sum ("5 of 6"), the last box filled with
-// what the others leave, and one digit moving on to the next box (every count of a
-// deal is below 10), so that a row of counts is typed without tapping each box.
+// Count boxes (a game of a plug-in's; the app's own games count with pills, below):
+// a running sum ("5 of 6"), and the last box shows what the others leave.
 // "(5 of 6)" beside a count's legend: red past the total, green once it is made up.
 function showSum(sum, entered, total, full) {
   if (!sum || !sum.dataset.text) return;
@@ -29,53 +28,18 @@ function showSum(sum, entered, total, full) {
   sum.classList.toggle("over", entered > total);
   sum.classList.toggle("full", full);
 }
-const countBoxes = () => Array.from(document.querySelectorAll("fieldset.counts input[type=number]"));
 function enhanceCounts(group) {
   const total = Number(group.dataset.total);
   const inputs = Array.from(group.querySelectorAll("input[type=number]"));
-  const sum = group.querySelector(".sum");
   const update = () => {
     const entered = inputs.reduce((s, i) => s + (i.value === "" ? 0 : Number(i.value)), 0);
     const empty = inputs.filter((i) => i.value === "");
     inputs.forEach((i) => { i.placeholder = ""; });
     if (empty.length === 1 && total - entered >= 0) empty[0].placeholder = String(total - entered);
     if (empty.length && entered === total) empty.forEach((i) => { i.placeholder = "0"; });
-    showSum(sum, entered, total, entered === total);
-    return { entered, empty };
+    showSum(group.querySelector(".sum"), entered, total, entered === total);
   };
-  inputs.forEach((input) => {
-    const wrap = document.createElement("div");
-    wrap.className = "stepper";
-    input.parentNode.insertBefore(wrap, input);
-    const minus = document.createElement("button");
-    minus.type = "button";
-    minus.textContent = "−";
-    minus.setAttribute("aria-label", "−1");
-    const plus = document.createElement("button");
-    plus.type = "button";
-    plus.textContent = "+";
-    plus.setAttribute("aria-label", "+1");
-    wrap.append(minus, input, plus);
-    const step = (d) => {
-      const value = Math.max(0, Math.min(total, (input.value === "" ? 0 : Number(input.value)) + d));
-      input.value = String(value);
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-    };
-    minus.addEventListener("click", () => step(-1));
-    plus.addEventListener("click", () => step(1));
-    input.addEventListener("input", (event) => {
-      const state = update();
-      if (!event.isTrusted || !/^[0-9]$/.test(input.value) || total >= 10) return;
-      // On to the next box still to type: this group's, or the next group's once
-      // this one is complete (one box left: it is filled with what remains).
-      const boxes = countBoxes();
-      const here = boxes.indexOf(input);
-      const complete = state.entered === total || state.empty.length <= 1;
-      const next = boxes.slice(here + 1).find((b) =>
-        b.value === "" && (b.closest("fieldset") !== group || !complete));
-      if (next) next.focus();
-    });
-  });
+  group.addEventListener("input", update);
   update();
 }
 document.querySelectorAll("fieldset.counts").forEach(enhanceCounts);
@@ -91,11 +55,15 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
     const chosen = rows.map((row) => row.querySelector("input:checked"));
     const entered = chosen.reduce((s, c) => s + (c ? Number(c.value) : 0), 0);
     const empty = rows.filter((row, i) => !chosen[i]);
-    if (empty.length === 1 && total - entered >= 0) {
-      const mark = empty[0].querySelector(`input[value="${total - entered}"]`);
-      const label = mark && group.querySelector(`label[for="${mark.id}"]`);
+    // The one row left takes the rest; once the counts reach the total, every row
+    // left is 0 (the server reads them so).
+    const marked = empty.length === 1 && total - entered >= 0 ? [[empty[0], total - entered]]
+      : entered === total ? empty.map((row) => [row, 0]) : [];
+    marked.forEach(([row, value]) => {
+      const mark = row.querySelector(`input[value="${value}"]`);
+      const label = mark && (mark.closest("label") || group.querySelector(`label[for="${mark.id}"]`));
       if (label) label.classList.add("auto");
-    }
+    });
     showSum(sum, entered, total, entered === total || (empty.length === 1 && entered <= total));
   };
   group.addEventListener("change", update);
@@ -210,11 +178,23 @@ function showProblems(form, errors) {
     }));
   });
 }
+// The deal form's bar (always in view) says the deal in one line, per team in team
+// games, and whether it ends the game; the panel above it holds the engine's reasons
+// while the entries cannot be, and "Why?" once they can.
 document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   const panel = form.querySelector(".preview.live");
-  const list = panel && panel.querySelector("ul");
+  const line = form.querySelector(".deal-line");
+  const ends = form.querySelector(".deal-ends");
+  const whyBox = panel && panel.querySelector("details.why-live");
   let timer = 0;
   let asked = 0;
+  const hint = () => {
+    if (!line) return;
+    const span = document.createElement("span");
+    span.className = "hint";
+    span.textContent = line.dataset.empty;
+    line.replaceChildren(span);
+  };
   const ask = () => {
     const mine = ++asked;
     fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
@@ -224,20 +204,24 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
         showProblems(form, answer.ok ? {} : answer.errors);
         const why = panel.querySelector("ol.why");
         if (answer.ok) {
-          answer.deltas.forEach((d, seat) => {
-            const cell = panel.querySelector(`[data-seat="${seat}"]`);
-            if (cell) cell.textContent = d;
-          });
-          // Why: the engine's steps, in the page's language.
-          if (why) why.replaceChildren(...(answer.why || []).map((line) => {
+          if (line) line.textContent = answer.line;
+          // Why: the game's short notes first, then the engine's steps.
+          if (why) why.replaceChildren(...[...(answer.notes || []), ...(answer.why || [])].map((text) => {
             const item = document.createElement("li");
-            item.textContent = line;
+            item.textContent = text;
             return item;
           }));
+        } else {
+          hint();
         }
-        if (why) why.hidden = !answer.ok;
-        list.hidden = !answer.ok;
-        panel.querySelector("h2").hidden = !answer.ok;
+        if (ends) {
+          ends.textContent = (answer.ok && answer.ends) || "";
+          ends.hidden = !(answer.ok && answer.ends);
+        }
+        if (whyBox) {
+          whyBox.hidden = !answer.ok;
+          if (answer.ok && answer.notes && answer.notes.length) whyBox.open = true;
+        }
         panel.hidden = !answer.ok && !panel.querySelector(".field-errors p");
       })
       .catch(() => {  // no answer: the preview says it waits, it does not vanish
@@ -247,14 +231,15 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
         note.className = "hint";
         note.textContent = document.body.dataset.previewWaiting;
         box.replaceChildren(note);
-        list.hidden = true;
-        panel.querySelector("h2").hidden = true;
+        if (whyBox) whyBox.hidden = true;
         panel.hidden = false;
       });
   };
   const soon = () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); };
   form.addEventListener("input", soon);
   form.addEventListener("change", soon);
+  // Entries already there (a ?contract= link, a correction, entries kept): said at once.
+  if (form.querySelector("input:checked, input[type=number]:not([value=''])")) soon();
 });
 
 // Pitch: points taken so far by each side as the point cards are ticked, and whether
@@ -315,7 +300,7 @@ document.querySelectorAll(".tally").forEach((tally) => {
         if (same && input.checked) input.checked = false;
         input.disabled = same;
         input.hidden = same;
-        const label = input.closest("label") || partner.querySelector(`label[for="${input.id}"]`);
+        const label = input.closest("label");
         if (label) label.hidden = same;
       });
     };

@@ -180,13 +180,18 @@
   const nextDeal = (form) => {
     const number = form.querySelector("input[name=number]");
     if (!number) return false;
-    // A contract chosen on a page of its own (Bombu): the next one is chosen there,
-    // from the phone's copy of that page when a service worker keeps one.
-    if (form.querySelector("input[type=hidden][name=contract]")) {
-      if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-        location.assign(new URL(form.getAttribute("action"), location.href).pathname);
-      }
-      return true;
+    // Contracts as pills (Bombu): the one just entered is no longer offered, until
+    // the manche's last is entered (the next manche offers them all again).
+    const contracts = Array.from(form.querySelectorAll(".contract-pills input[name=contract]"));
+    const played = contracts.find((i) => i.checked && !i.disabled);
+    if (played) {
+      const left = contracts.filter((i) => !i.disabled && i !== played);
+      (left.length ? [played] : contracts).forEach((i) => {
+        i.disabled = Boolean(left.length);
+        i.hidden = Boolean(left.length);
+        const label = form.querySelector(`label[for="${i.id}"]`);
+        if (label) label.hidden = Boolean(left.length);
+      });
     }
     const next = Number(number.value) + 1;
     document.querySelectorAll("input[name=number]").forEach((i) => { i.value = String(next); });
@@ -207,7 +212,7 @@
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (form.dataset.plain || !form.matches("form.deal-form, form.passed-form")) return;
+    if (form.dataset.plain || !form.matches("form.deal-form, form.passed-form")) return;  // (.passed-form: a page of an older version)
     const submitter = event.submitter;
     if (submitter && submitter.name && !(submitter.name === "action" && submitter.value === "save")) return;
     if (!form.matches(".passed-form") && !(submitter && submitter.value === "save")) return;

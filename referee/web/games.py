@@ -37,6 +37,7 @@ from referee.services.games import Scored
 from referee.web.board import Row, build
 from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.catalog import CURRENCIES, default_rules
+from referee.web.dealwords import DealWords, words_of
 from referee.web.format import signed
 from referee.web.forms import (
     NewGameForm,
@@ -200,6 +201,7 @@ def _deal_page(
     errors: dict[str, list[str]] | None = None,
     preview: tuple[int, ...] | None = None,
     preview_why: list[str] | None = None,
+    preview_words: DealWords | None = None,
     editing: bool = False,
     status: int = 200,
     standings: Standings | None = None,
@@ -228,7 +230,9 @@ def _deal_page(
         number=number,
         errors=errors or {},
         preview=preview,
-        preview_why=preview_why or [],
+        preview_why=[*(preview_words.notes if preview_words else ()), *(preview_why or [])],
+        preview_line=preview_words.line if preview_words else None,
+        preview_ends=preview_words.ends if preview_words else None,
         editing=editing,
         dealer=_dealer_of(game, standings, number),
         contracts_left=_contracts_offered(game, scored, number),
@@ -303,12 +307,14 @@ def deal(token: str) -> Page:
     try:
         if request.form.get("action") == "preview":  # the typed deal read alone
             after = service.with_next(scored, entered)
+            names = list(game.players)
             return _deal_page(
                 game,
                 values,
                 number=number,
                 preview=after.standings.deals[-1].deltas,
                 preview_why=why(game, after.record, after.standings, number),
+                preview_words=words_of(home, entered, after.standings, number, names, rules),
                 scored=scored,
             )
         added = service.add_deal(
@@ -396,7 +402,8 @@ def preview_json(token: str) -> Response:
     game = load(token)
     deals = [d.data for d in game.deals]
     number = whole(request.args.get("number")) or len(deals) + 1
-    entered = home_of(game.game).deal_from_form(request.form, len(game.players), engine_rules(game))
+    home, rules = home_of(game.game), engine_rules(game)
+    entered = home.deal_from_form(request.form, len(game.players), rules)
     if 1 <= number <= len(deals):
         deals[number - 1] = entered
     else:
@@ -405,10 +412,24 @@ def preview_json(token: str) -> Response:
     try:
         after, _deals, record = service.replay(game, deals)
     except RulesError as error:
-        return jsonify(ok=False, errors=messages_by_group(error.problems, number))
+        # Only the reasons of what was entered (and the deal's own): the page shows no
+        # other, and a deal half tapped would fetch every card's "missing" each time.
+        entries = [name for name, value in request.form.items() if value]
+        errors = {
+            group: messages
+            for group, messages in messages_by_group(error.problems, number).items()
+            if not group or any(name.startswith(group) for name in entries)
+        }
+        return jsonify(ok=False, errors=errors)
+    # The deal in one line (per team in team games), whether it ends the game, and
+    # the game's short reasons where a rule surprises (the form's bar, before Record).
+    words = words_of(home, entered, after, number, list(game.players), rules)
     return jsonify(
         ok=True,
         deltas=[signed(d) for d in after.deals[number - 1].deltas],
+        line=words.line,
+        ends=words.ends,
+        notes=list(words.notes),
         why=why(game, record, after, number),
     )
 

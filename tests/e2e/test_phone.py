@@ -132,7 +132,7 @@ def test_boulmous_with_a_stake_played_to_the_end(
     page.get_by_role("button", name="Enregistrer la donne").click()
     boulmous_deal(page, "Ana", "3", "clubs", ["3", "1", "1", "1"])
     # The live preview (script) and the preview step (no script) agree.
-    expect(page.locator(".preview.live")).to_contain_text("+3")
+    expect(page.locator(".deal-bar .deal-line")).to_contain_text("Ana +3")
     page.get_by_role("button", name="Aperçu").click()
     expect(page.locator(".preview:not(.live)")).to_contain_text("+3")
     page.get_by_role("button", name="Enregistrer la donne").click()
@@ -204,14 +204,16 @@ def test_bombu_24_deals(phone: tuple[Page, Watch, str]) -> None:
         page.get_by_role("link", name=f"Saisir la donne {number + 1}").click()
         if number == 0:
             check(page, watch)
+        contract = page.get_by_role("radio", name=BOMBU_CONTRACT_NAMES[deal["contract"]])
         if number % 6 != 5:  # a manche's last contract is chosen by itself
-            page.get_by_role("link", name=BOMBU_CONTRACT_NAMES[deal["contract"]]).click()
+            page.locator(f"label[for=contract_{deal['contract']}]").click()
+        expect(contract).to_be_checked()  # a pill on the deal form itself
         for key in ("tricks", "hearts", "queens"):
-            for seat, count in enumerate(deal.get(key, [])):
-                page.fill(f"#{key}{seat}", str(count))
+            for seat, count in enumerate(deal.get(key, [])[:3]):  # the fourth: the rest
+                page.locator(f"label:has(> input[name={key}{seat}][value='{count}'])").click()
         if "bombu" in deal:
             page.locator(f"label[for=bombu_{deal['bombu']}]").click()
-        for place, seat in enumerate(deal.get("finish", [])):
+        for place, seat in enumerate(deal.get("finish", [])[:3]):  # the last: the one left
             page.locator(f"label[for=finish{place}_{seat}]").click()
         if number == 4:
             check(page, watch)
@@ -232,13 +234,13 @@ def test_pitch_four_handed_moon_and_five_handed(phone: tuple[Page, Watch, str]) 
 
     def hand(bidder: int, bid: str, trump: str, won: list[int], partner: str = "") -> None:
         page.get_by_role("link", name="Saisir la donne").click()
-        page.locator(f"label:has(#bidder_{bidder})").click()
+        page.locator(f"label:has(input[name=bidder][value='{bidder}'])").click()
         page.locator(f"label[for=bid_{bid}]").click()
         page.locator(f"label[for=trump_{trump}]").click()
         if partner:
-            page.locator(f"label:has(#partner_{partner})").click()
+            page.locator(f"label:has(input[name=partner][value='{partner}'])").click()
         for card, seat in zip(cards, won, strict=True):
-            page.locator(f"label:has(#p_{card}_{seat})").click()
+            page.locator(f"label:has(input[name=p_{card}][value='{seat}'])").click()
         page.get_by_role("button", name="Enregistrer la donne").click()
 
     hand(1, "5", "hearts", [1, 3, 0, 1, 2, 3, 1, 0])

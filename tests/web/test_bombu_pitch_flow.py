@@ -31,18 +31,23 @@ def test_bombu_whole_game(client: FlaskClient) -> None:
     token = new_game(client, "bombu", ["Marius", "Fanny", "César", "Honorine"], stake="1")
     client.get("/lang/en?next=/")
     choose = client.get(f"/g/{token}/deal").get_data(as_text=True)
-    assert "?contract=salad" in choose
+    assert "id=contract_salad " in choose  # a pill of the deal form itself
     form = client.get(f"/g/{token}/deal?contract=salad").get_data(as_text=True)
-    assert 'name="hearts0"' in form
-    assert 'name="finish0"' not in form
+    assert "id=contract_salad name=contract value=salad checked" in form
+    # The Salad's fields are shown for it; the Réussite's are not (CSS: its class only).
+    assert "name=hearts0 " in form
+    hearts = form[: form.index("name=hearts0 ")]
+    assert "cf-salad" in hearts[hearts.rindex('<div class="cf') :]
+    finish = form[: form.index("name=finish0 ")]
+    assert "cf-salad" not in finish[finish.rindex('class="finish cf') :]
     for number in range(24):
         deal = BOMBU_MANCHE[number % 6]
         r = client.post(f"/g/{token}/deal", data=form_of_bombu(deal))
         assert r.status_code == 302, (number, r.get_data(as_text=True)[-3000:])
         if number == 1:
             left = client.get(f"/g/{token}/deal").get_data(as_text=True)
-            assert "?contract=no-tricks" not in left
-            assert "?contract=no-queens" in left
+            assert "id=contract_no-tricks " not in left
+            assert "id=contract_no-queens " in left
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Fanny" in page
     assert "Winner" in page
@@ -128,7 +133,7 @@ def test_pitch_dead_card_and_missing_card(client: FlaskClient) -> None:
 def test_pitch_five_handed(client: FlaskClient) -> None:
     token = new_game(client, "pitch", [*PITCH, "Walt"])
     form = client.get(f"/g/{token}/deal").get_data(as_text=True)
-    assert 'name="partner"' in form
+    assert "name=partner " in form
     won = dict.fromkeys(CARDS, "4")
     r = client.post(f"/g/{token}/deal", data=pitch_form(0, "6", "spades", won, partner="4"))
     assert r.status_code == 302
@@ -142,7 +147,7 @@ def test_pitch_five_handed(client: FlaskClient) -> None:
 def test_pitch_variant_form_lists_its_cards(client: FlaskClient) -> None:
     token = new_game(client, "pitch", PITCH, rule_points="16")
     form = client.get(f"/g/{token}/deal").get_data(as_text=True)
-    assert 'name="p_off_two"' in form
+    assert "name=p_off_two " in form
     assert 'id="bid_16"' in form
 
 

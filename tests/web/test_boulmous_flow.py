@@ -100,7 +100,7 @@ def test_miscount_refused_beside_the_field_entries_kept(client: FlaskClient) -> 
     assert r.status_code == 422
     page = r.get_data(as_text=True)
     assert "Tricks add up to 5, a deal has 6" in page
-    assert 'id="tricks2_3" name="tricks2" value="3" checked' in page
+    assert "id=tricks2_3 name=tricks2 value=3 checked" in page
     assert 'id="contract_hearts" name="contract" value="hearts" checked' in page
 
 
@@ -159,7 +159,7 @@ def test_correct_a_past_deal(client: FlaskClient) -> None:
     deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 4, 1))
     deal(client, token, passed=1)
     form = client.get(f"/g/{token}/deal/1/edit").get_data(as_text=True)
-    assert 'id="tricks2_4" name="tricks2" value="4" checked' in form
+    assert "id=tricks2_4 name=tricks2 value=4 checked" in form
     r = client.post(
         f"/g/{token}/deal/1/edit",
         data={
@@ -276,6 +276,9 @@ def test_live_preview_json(client: FlaskClient) -> None:
     assert answer == {
         "ok": True,
         "deltas": ["+2", "0", "+1", "−5"],
+        "line": "Ana +2 · Bruno 0 · Chloé +1 · Driss −5",
+        "ends": None,
+        "notes": [],
         "why": [
             "Driss bid 5 and took 3: boîte, −5.",
             "The others score their tricks: Ana +2, Chloé +1.",

@@ -54,7 +54,7 @@ def test_inputs_are_frozen_whatever_their_order() -> None:
 
 
 def _pills(page: str) -> list[str]:
-    return [line for line in page.splitlines() if 'name="tricks2"' in line]
+    return [line for line in page.splitlines() if "name=tricks2 " in line]
 
 
 def test_the_next_form_takes_its_pills_kept_and_nothing_of_an_entry(
@@ -67,18 +67,18 @@ def test_the_next_form_takes_its_pills_kept_and_nothing_of_an_entry(
     again = client.get(f"/g/{token}/deal").get_data(as_text=True)
     assert pieces(app).misses == misses  # every piece kept…
     assert pieces(app).hits >= hits + 3  # …and taken: the grid, the trumps, the tricks
-    assert _pills(again) == _pills(first)
+    assert _pills(again) == _pills(first) != []
     assert not any("checked" in line for line in _pills(again))
     # A preview: the form comes back with its entries and no message…
     data = {"action": "preview", "taker": "2", "bid": "3", "contract": "hearts"}
     shown = client.post(f"/g/{token}/deal", data={**data, **tricks(1, 1, 3, 1)})
     assert shown.status_code == 200
-    assert 'id="tricks2_3" name="tricks2" value="3" checked' in shown.get_data(as_text=True)
+    assert "id=tricks2_3 name=tricks2 value=3 checked" in shown.get_data(as_text=True)
     # …entries refused: the form comes back with them and its messages…
     refused = deal(client, token, taker=2, bid=4, contract="hearts", **tricks(1, 0, 3, 1))
     assert refused.status_code == 422
     page = refused.get_data(as_text=True)
-    assert 'id="tricks2_3" name="tricks2" value="3" checked' in page
+    assert "id=tricks2_3 name=tricks2 value=3 checked" in page
     assert "Tricks add up to 5, a deal has 6" in page
     # …and the next new form has none of them.
     fresh = client.get(f"/g/{token}/deal").get_data(as_text=True)

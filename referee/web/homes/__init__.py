@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -74,6 +74,13 @@ def counts(form: Mapping[str, str], name: str, players: int, total: int) -> Any:
     if len(empty) == 1 and len(known) == players - 1 and total - sum(known) >= 0:
         values[empty[0]] = total - sum(known)
     return [0 if v is None else v for v in values]
+
+
+def together(names: Sequence[str]) -> str:
+    """Names of one side, as a table says them: "Ana", "Ana & Chloé", "Rhonda, Earl & Peggy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
 
 
 def shown(flag: engine_flags.Flag, default: object) -> Flag:
@@ -160,6 +167,25 @@ class Home(ABC):
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together (the engine's fact)."""
         return self.engine.sides(players)
+
+    def deal_sides(self, deal: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together in this deal, as the deal form's preview speaks of it:
+        the game's sides, unless a hand makes its own (five-handed Pitch)."""
+        return self.sides(players)
+
+    def preview_notes(
+        self,
+        deal: Mapping[str, Any],
+        deltas: Sequence[int],
+        before: Sequence[int] | None,
+        winners: Sequence[int],
+        names: Sequence[str],
+        rules: Any,
+    ) -> list[str]:
+        """Short reasons beside the deal form's preview where a rule surprises (`deal`:
+        as the form entered it; `before`: the scores before it, when it is the last
+        deal; `winners`: if it ends the game). Most games have none."""
+        return []
 
     @property
     def seats(self) -> int:

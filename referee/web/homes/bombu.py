@@ -44,12 +44,19 @@ class Bombu(Home):
         c.value for c in Contract if "finish" in bombu.CONTRACT_FIELDS[c]
     )
     with_capot: ClassVar[frozenset[str]] = frozenset(c.value for c in Contract if c.allows_capot)
+    #: The contracts that ask more than one count (the Salad): capot leaves the rest empty.
+    several_counts: ClassVar[frozenset[str]] = frozenset(c for c, n in COUNTS.items() if len(n) > 1)
     reussite: ClassVar[bool] = True
     figure_words: ClassVar[Mapping[str, Any]] = {
         "capots": _l("capots"),
         "reussite_first": _l("Réussite: first out"),
         "reussite_second": _l("Réussite: second out"),
     }
+
+    def contracts_for_field(self, name: str) -> frozenset[str]:
+        """The contracts whose form asks the count `name` (tricks, hearts, queens): the
+        one-page form draws each count once and shows it for these contracts."""
+        return frozenset(c for c, asked in COUNTS.items() if name in asked)
 
     def figure_word(self, key: str) -> Any:
         """A figure in the player's words; a contract's average points by its name."""
@@ -61,7 +68,8 @@ class Bombu(Home):
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The contract, and what it counts: tricks, hearts, queens, the Bombu, the
-        order of going out."""
+        order of going out. Only the chosen contract's fields are read: the one-page
+        form posts every contract's fields (those not shown included)."""
         contract = form.get("contract", "")
         deal: dict[str, Any] = {}
         put(deal, "contract", contract)

@@ -14,6 +14,9 @@ from referee.engine import boulmous
 from referee.engine.cards import parse_cards
 from referee.web.homes import Home, Values, counts, form_value, put
 
+#: The taker grid's choice for a deal everyone passed.
+PASSED = "passed"
+
 
 class Boulmous(Home):
     """Bids of 3 to 6 tricks, bowers, boîtes, first to 21."""
@@ -48,7 +51,9 @@ class Boulmous(Home):
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """A deal everyone passed, or a taker's bid, trump and everyone's tricks, with
         the optional auction (given only when a call is chosen)."""
-        if form.get("passed"):
+        # Everyone passed: a choice of the taker grid (`take=passed`), recorded with
+        # Record; `passed=1` is the former one-tap button's (an offline queue may hold one).
+        if form.get("passed") or form.get("take") == PASSED:
             return {"passed": True}
         deal: dict[str, Any] = {}
         taker, bid = form.get("taker"), form.get("bid", "")
@@ -73,6 +78,8 @@ class Boulmous(Home):
     def values_from_deal(self, deal: Mapping[str, Any]) -> Values:
         """The auction's calls are the `call0`… boxes; taker and bid one grid cell."""
         values = super().values_from_deal({k: v for k, v in deal.items() if k != "auction"})
+        if deal.get("passed"):
+            values["take"] = PASSED
         if "taker" in deal and "bid" in deal:
             values["take"] = f"{deal['taker']}:{deal['bid']}"
         for position, call in enumerate(deal.get("auction", ())):

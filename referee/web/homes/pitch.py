@@ -5,14 +5,15 @@ The rules are `referee/engine/pitch.py`'s; the templates are `templates/pitch/`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from referee.engine import pitch
 from referee.engine.cards import Suit
-from referee.web.homes import Home, Values, form_value, put
+from referee.web.homes import Home, Values, form_value, put, together
 
 
 class Pitch(Home):
@@ -58,6 +59,59 @@ class Pitch(Home):
             if partner:
                 deal["partner"] = None if partner == "alone" else form_value(partner)
         return deal
+
+    def deal_sides(self, deal: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+        """Five-handed, the hand's own sides: bidder and called partner, then the
+        defenders; four-handed, the teams."""
+        bidder = deal.get("bidder")
+        if players != 5 or not isinstance(bidder, int) or not 0 <= bidder < players:
+            return self.sides(players)
+        partner = deal.get("partner")
+        side = pitch.partners(bidder, partner if isinstance(partner, int) else None, players)
+        return (side, tuple(seat for seat in range(players) if seat not in side))
+
+    def preview_notes(
+        self,
+        deal: Mapping[str, Any],
+        deltas: Sequence[int],
+        before: Sequence[int] | None,
+        winners: Sequence[int],
+        names: Sequence[str],
+        rules: Any,
+    ) -> list[str]:
+        """Five-handed, what surprises a table: a defender who took no point card yet
+        scores his side's points; a partner who reaches the target but does not win
+        (the bidder goes out first)."""
+        sides = self.deal_sides(deal, len(names))
+        if len(names) != 5 or len(sides) != 2:
+            return []
+        side, defenders = sides
+        points = deal.get("points") or {}
+        took = {seat for seat in points.values() if isinstance(seat, int)}
+        notes = []
+        idle = [s for s in defenders if deltas[s] and s not in took]
+        if idle:
+            who = together([names[s] for s in idle])
+            if len(idle) == 1:
+                notes.append(
+                    _("%(names)s took no point card but scores the defenders' points.", names=who)
+                )
+            else:
+                notes.append(
+                    _("%(names)s took no point card but score the defenders' points.", names=who)
+                )
+        if before is not None and winners:
+            target = rules.target
+            short = [s for s in side if s not in winners and before[s] + deltas[s] >= target]
+            for seat in short:
+                notes.append(
+                    _(
+                        "%(name)s reaches %(target)d too, but the bidder goes out first.",
+                        name=names[seat],
+                        target=target,
+                    )
+                )
+        return notes
 
     def completed(self, values: Values, rules: Any) -> Values | None:
         """ "The rest" (a seat or "dead"): every point card of the variant not yet
