@@ -7,7 +7,7 @@
 "use strict";
 
 const VERSION = "referee-1";
-const STATIC = ["/static/app.css", "/static/app.js", "/static/queue.js", "/static/icon.svg", "/static/tables.css", "/static/tv.js"];
+const STATIC = ["/static/app.css", "/static/board.css", "/static/app.js", "/static/queue.js", "/static/icon.svg", "/static/tables.css", "/static/tv.js"];
 const OFFLINE = { fr: "/offline?lang=fr", en: "/offline?lang=en" };
 
 self.addEventListener("install", (event) => {

@@ -230,6 +230,7 @@ def test_pitch_a_hand_and_the_end_in_the_preview(
     page.goto(base + "/new?game=pitch")
     for seat, name in enumerate(["Dale", "Rhonda", "Earl", "Peggy"]):
         page.fill(f"#player{seat}", name)
+    page.locator("details.more-options > summary").click()  # the rarer options, folded
     page.fill("#rule_target", "5")
     page.get_by_role("button", name=words["start"]).click()
     enter(page, words)
