@@ -200,9 +200,11 @@ def last_seats(table: Table, game: str) -> list[str]:
 
 
 def current_game(table: Table) -> Game | None:
-    """The game a table's TV shows: of the games started on the day of the table's
-    latest game, the latest one still being played, else that latest game (the
-    evening's last result stays up until the next game starts). None: no game yet."""
+    """The game a table's TV shows: of the games of the day of the table's latest
+    game, the one where something last happened (a deal recorded, corrected or taken
+    back, or the game started). Two games open at once (a next game made early, an
+    old one finished late): the TV follows the phones, not the newest game; a
+    finished game stays up until another one moves. None: no game yet."""
     query = (
         select(Game)
         .where(Game.table_id == table.id)
@@ -213,8 +215,7 @@ def current_game(table: Table) -> Game | None:
     if not recent:
         return None
     day = recent[0].day
-    playing = [g for g in recent if g.day == day and not g.finished]
-    return playing[0] if playing else recent[0]
+    return max((g for g in recent if g.day == day), key=lambda g: (g.updated_at, g.id))
 
 
 def tv_state(table: Table) -> str:

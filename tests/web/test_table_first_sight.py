@@ -396,3 +396,26 @@ def test_migrating_an_older_database_keeps_every_deal(app: Flask, client: FlaskC
     assert again != following
     assert client.post(f"/g/{token}/again").headers["Location"] == f"/g/{again}"
     assert len(client.get(f"/g/{token}").get_data(as_text=True).split("Next game →")) == 2
+
+
+def test_the_tables_tv_follows_the_game_where_a_deal_was_just_recorded(
+    client: FlaskClient,
+) -> None:
+    """A next game made early (empty) while the table still plays the old one: the TV
+    shows the game the phones are writing to, not the newest game."""
+    english(client)
+    table = new_table(client)
+    viewer = _table_viewer(client, table)
+    playing = new_game(client, "boulmous", BOULMOUS, table=table)
+    client.post(f"/g/{playing}/deal", data=FINISHING)
+    new_game(client, "boulmous", ["Eve", "Fred", "Gus", "Hal"], table=table)
+
+    def shown() -> str:
+        page = client.get(f"/tv/{viewer}").get_data(as_text=True)
+        now = page[page.index('class="tv-now') :]
+        return now[: now.index("</section>")]
+
+    assert "Eve" in shown()  # the newest game, till a deal is recorded elsewhere
+    client.post(f"/g/{playing}/deal", data=FINISHING)
+    assert "Ana" in shown() and "Eve" not in shown()
+    assert 'class="tv-last"><strong>Deal 2</strong>' in shown()
