@@ -236,7 +236,9 @@
         return;
       }
       drop(entry.id);
-      if (outcome === "recorded") location.assign(scoreboard(entry));
+      // The used form leaves the history (replace): Back from the scores does not
+      // open an empty form of the next deal.
+      if (outcome === "recorded") location.replace(scoreboard(entry));
       else showRefused(entry);
     });
   }, true);

@@ -1076,6 +1076,14 @@ def games_of(tokens: list[str]) -> list[Game]:
     return sorted(games, key=lambda g: (g.finished, -g.updated_at.timestamp()))
 
 
+def started(games: list[Game]) -> set[int]:
+    """The ids of those games that have a deal (the others are not started yet)."""
+    ids = [g.id for g in games]
+    if not ids:
+        return set()
+    return set(db.session.scalars(select(Deal.game_id).where(Deal.game_id.in_(ids)).distinct()))
+
+
 def known_names(tokens: list[str], limit: int = 40) -> list[str]:
     """Names from this browser's earlier games, most recent first, for the new-game form.
 

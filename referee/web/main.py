@@ -79,9 +79,11 @@ def home() -> str:
     each, and the games and tables of this browser (in progress first, newest first)."""
     from referee.web.tables import my_tables  # tables import this module
 
+    games = service.games_of(my_tokens())
     return render_template(
         "home.html",
-        games=service.games_of(my_tokens()),
+        games=games,
+        started=service.started(games),
         tables=my_tables(),
         samples={key for key in GAMES if (SAMPLES / f"{key}.json").is_file()},
     )

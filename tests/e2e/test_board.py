@@ -41,7 +41,8 @@ def counts(key: str, values: list[int]) -> dict[str, str]:
 GAMES: dict[str, tuple[str, list[str], list[dict[str, str]]]] = {
     "boulmous": (
         "boulmous",
-        ["Ana", "Bruno", "Chloé", "Maximilienne"],
+        # The longest names the form takes (40 characters), with and without spaces.
+        ["Ana", "Bruno", "Chloé", "Marie-Christine de La Tour d'Auvergne-La"],
         [
             {"taker": "1", "bid": "4", "contract": "spades", **counts("tricks", [1, 4, 1, 0])},
             {"taker": "2", "bid": "5", "contract": "hearts", **counts("tricks", [1, 0, 5, 0])},
@@ -51,7 +52,7 @@ GAMES: dict[str, tuple[str, list[str], list[dict[str, str]]]] = {
     ),
     "bombu": (
         "bombu",
-        ["Marius", "Fanny", "César", "Honorine"],
+        ["Marius", "Fanny", "César", "Honorinedelatourdauvergnelaroquebrussane"],
         [
             {"contract": "no-tricks", **counts("tricks", [1, 3, 2, 2])},
             {"contract": "no-hearts", **counts("hearts", [0, 0, 8, 0])},

@@ -142,6 +142,11 @@ TV_SIZES = """() => {
     leaders: all('.tv-scores li.leader .tv-name').map((el) => el.textContent.trim()),
     pageWidth: document.documentElement.scrollWidth,
     top: Math.max(...scores.map((el) => el.getBoundingClientRect().bottom)),
+    // The smallest type of any text shown in the game's block (a badge, a notice).
+    smallest: Math.min(...all('.tv-now *').filter((el) =>
+      el.getClientRects().length &&
+      [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())).map(px)),
+    bar: document.querySelector('header.bar').getClientRects().length,
   };
 }"""
 
@@ -169,6 +174,8 @@ def test_the_tables_tv_reads_from_across_a_room_and_follows_the_game(
     assert sizes["span"] >= 0.9, sizes
     assert sizes["pageWidth"] <= 1920
     assert sizes["top"] <= 1080, sizes  # the scores on the screen, not below it
+    assert sizes["smallest"] >= 28, sizes  # nothing in the game's block under 28 px
+    assert sizes["bar"] == 0, sizes  # the site's bar is a phone's
     assert sizes["lastLines"] == 1, sizes
     assert not sizes["lastCut"], sizes
     # Bombu: the lowest score leads (Chloé, −30, as the example's first manche ends).

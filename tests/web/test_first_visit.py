@@ -244,3 +244,16 @@ def test_the_choice_of_game_shows_each_picture(client: FlaskClient) -> None:
     for key in THREE:
         link = f'<a class="choice pictured" href="/new?game={key}">'
         assert f'{link}<img src="/static/game-{key}.svg' in page, key
+
+
+def test_home_says_a_game_with_no_deal_is_not_started(client: FlaskClient) -> None:
+    """As the table's page says it: a game with no deal is "not started", not "in
+    progress"."""
+    english(client)
+    token = new_game(client, "boulmous", PLAYERS)
+    assert "not started" in text_of(client.get("/").get_data(as_text=True))
+    deal = {"taker": "1", "bid": "4", "contract": "spades", "action": "save"}
+    deal.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 4, 1, 0])})
+    assert client.post(f"/g/{token}/deal", data=deal).status_code == 302
+    shown = text_of(client.get("/").get_data(as_text=True))
+    assert "in progress" in shown and "not started" not in shown
