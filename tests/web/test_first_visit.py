@@ -256,4 +256,5 @@ def test_home_says_a_game_with_no_deal_is_not_started(client: FlaskClient) -> No
     deal.update({f"tricks{seat}": str(n) for seat, n in enumerate([1, 4, 1, 0])})
     assert client.post(f"/g/{token}/deal", data=deal).status_code == 302
     shown = text_of(client.get("/").get_data(as_text=True))
-    assert "in progress" in shown and "not started" not in shown
+    assert "in progress" in shown
+    assert "not started" not in shown

@@ -417,5 +417,6 @@ def test_the_tables_tv_follows_the_game_where_a_deal_was_just_recorded(
 
     assert "Eve" in shown()  # the newest game, till a deal is recorded elsewhere
     client.post(f"/g/{playing}/deal", data=FINISHING)
-    assert "Ana" in shown() and "Eve" not in shown()
+    assert "Ana" in shown()
+    assert "Eve" not in shown()
     assert 'class="tv-last"><strong>Deal 2</strong>' in shown()
