@@ -48,7 +48,7 @@ def test_after_record_the_page_opens_at_the_scores_with_the_deal_and_its_undo(
     # The one-line summary sits above the button for the next deal.
     line = page.index('class="last-deal"')
     assert line < page.index("Enter deal 2") < page.index('class="history"')
-    assert re.search(r"Bruno <strong>\+4</strong>", page[line:])
+    assert re.search(r"Bruno(?: |&nbsp;)<strong>\+4</strong>", page[line:])
     assert f'action="/g/{token}/undo"' in page
     # Shown once: the next view is the plain scoreboard.
     assert "✓ Deal 1 recorded." not in client.get(f"/g/{token}").get_data(as_text=True)
