@@ -109,31 +109,39 @@ def test_the_hub_tells_changes_says_gone_and_forgets_who_left(app: Flask) -> Non
     ours_a, theirs_a = socket.socketpair()
     ours_b, theirs_b = socket.socketpair()
     ours_c, theirs_c = socket.socketpair()
-    for sock, token in ((ours_a, "a"), (ours_b, "b"), (ours_c, "a")):
-        sock.setblocking(False)
-        hub.add(follow.Follower(sock, True, token, versions[token], time.monotonic() + 60))
-    time.sleep(3 * follow.TICK)
-    assert len(hub) == 3
-    # One query for all the games followed, not one per follower.
-    assert asked[-1] == (["a", "b"], True)
+    try:
+        for sock, token in ((ours_a, "a"), (ours_b, "b"), (ours_c, "a")):
+            sock.setblocking(False)
+            hub.add(follow.Follower(sock, True, token, versions[token], time.monotonic() + 60))
+        # The hub ticks on its own clock: a tick may fall between two adds, so
+        # wait (bounded) for the first tick that sees all three followers.
+        deadline = time.monotonic() + 3
+        while (not asked or asked[-1] != (["a", "b"], True)) and time.monotonic() < deadline:
+            time.sleep(follow.TICK)
+        assert len(hub) == 3
+        # One query for all the games followed, not one per follower.
+        assert asked[-1] == (["a", "b"], True)
 
-    versions["a"] = 4
-    assert read_event(theirs_a) == follow.event(4)
-    assert read_event(theirs_c) == follow.event(4)
-    theirs_c.close()  # that phone went away
-    del versions["b"]  # that link was replaced
-    assert read_event(theirs_b) == follow.GONE
-    assert theirs_b.recv(10) == b""  # and its stream ended
-    deadline = time.monotonic() + 3
-    while len(hub) > 1 and time.monotonic() < deadline:
-        time.sleep(follow.TICK)
-    assert len(hub) == 1
-    versions["a"] = 5
-    assert read_event(theirs_a) == follow.event(5)
-    hub.close()
-    assert theirs_a.recv(10) == b""  # a stopped hub ends its streams
-    for sock in (theirs_a, theirs_b):
-        sock.close()
+
+        versions["a"] = 4
+        assert read_event(theirs_a) == follow.event(4)
+        assert read_event(theirs_c) == follow.event(4)
+        theirs_c.close()  # that phone went away
+        del versions["b"]  # that link was replaced
+        assert read_event(theirs_b) == follow.GONE
+        assert theirs_b.recv(10) == b""  # and its stream ended
+        deadline = time.monotonic() + 3
+        while len(hub) > 1 and time.monotonic() < deadline:
+            time.sleep(follow.TICK)
+        assert len(hub) == 1
+        versions["a"] = 5
+        assert read_event(theirs_a) == follow.event(5)
+        hub.close()
+        assert theirs_a.recv(10) == b""  # a stopped hub ends its streams
+    finally:
+        hub.close()
+        for sock in (ours_a, ours_b, ours_c, theirs_a, theirs_b, theirs_c):
+            sock.close()
 
 
 def test_versions_of_many_games_in_one_read(app: Flask, client: FlaskClient) -> None:
