@@ -173,8 +173,8 @@ def explain_command(
     """Print why each deal of the record at `path` scored what it did: a line per
     step, or (`as_json`) `[{"deal": n, "steps": [{"text", "deltas"}]}]`, whose
     steps' deltas add up to each deal's deltas."""
-    from referee.engine import GAMES
     from referee.engine.game import explain
+    from referee.games import GAMES
 
     found = _scored_file(path, lang, stderr, stdin)
     if isinstance(found, int):
@@ -219,8 +219,8 @@ def judge_command(
     `{"winner": i, "points": {card: i}}`, positions from 0. `trump` is None for a
     game played without one (Bombu), which refuses any. Exit 1 with a message for a
     card, a count, a trump or house rules that cannot be."""
-    from referee.engine import GAMES
     from referee.engine.errors import problem
+    from referee.games import GAMES
     from referee.web.homes import home_of
 
     def refuse(error: RulesError) -> int:

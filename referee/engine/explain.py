@@ -29,48 +29,13 @@ MINUS: Final = "\u2212"
 #: code -> the step's words (English message id; French in the catalogue).
 EXPLANATIONS: Final[dict[str, str]] = {
     # Boulmous
-    "passed": N_("Everyone passed: nobody scores."),
-    "taker_made": N_("{who} bid {bid} and took {took}: made, {amount}."),
-    "taker_boite": N_("{who} bid {bid} and took {took}: boîte, {amount}."),
-    "boulmous_made": N_("{who} bid boulmous and took all 6 tricks: made, {amount}."),
-    "boulmous_failed": N_("{who} bid boulmous and took {took}: boîte, {amount}."),
-    "others_tricks": N_("The others score their tricks: {gains}."),
-    "reaches": N_("{who} reaches {total} and wins."),
     # Bombu
-    "capot": N_("Capot: {who} took all 8 tricks, {amount}; nothing else counts."),
-    "per_trick": N_("+10 a trick: {gains}."),
-    "per_heart": N_("+10 a heart: {gains}."),
-    "per_queen": N_("+20 a queen: {gains}."),
-    "bombu_card": N_("The Bombu (K♥): {who} {amount}."),
-    "reussite_first": N_("First out of the Réussite: {who} {amount}."),
-    "reussite_second": N_("Second out: {who} {amount}."),
     # Pitch
-    "pitch_points": N_("{side} took {points} of the {total} points; the others {others}."),
-    "pitch_made": N_("{who} bid {bid}: made, {side} {amount}."),
-    "pitch_set": N_("{who} bid {bid}: set, {side} {amount}."),
-    "pitch_defenders": N_("The defenders score their points: {side} {amount}."),
     # Five-handed: each defender scores what the defenders took together.
-    "pitch_defenders_each": N_("The defenders score their points together: {side} {amount} each."),
-    "pitch_defender_idle": N_(
-        "{side} took no point card, yet each defender scores what the defenders took together."
-    ),
-    "partner_not_winner": N_(
-        "{side} reached {target} too, but the bidder goes out first: {who} alone wins."
-    ),
-    "moon_made": N_("Moon made from {score}: {side} {n|goes|go} to {reached}."),
-    "moon_failed": N_(
-        "Moon failed: {side} took {points} of the {total} points and {n|loses|lose}."
-    ),
-    "game_won": N_("{side} {n|wins|win} the game."),
     # Any game
     "points": N_("Points: {gains}."),
     # Why a card wins a trick (the trick judge)
-    "right_bower": N_("{card} is the trump jack: the highest card of all."),
-    "left_bower": N_("{card} is trump here: the same-colour jack, second after {first}."),
     "highest_trump": N_("{card} is the highest trump played."),
-    "highest_led": N_("No trump was played: {card} is the highest of the suit led."),
-    "highest_led_order": N_("{card} is the highest of the suit led ({order})."),
-    "two_kept": N_("The 2 goes to whoever played it."),
 }
 
 

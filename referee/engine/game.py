@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
 from enum import Enum, StrEnum
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 from referee.engine.errors import Problem, problem
 from referee.engine.explain import Step
-from referee.engine.flags import Flag
+from referee.engine.flags import Flag, parse_flags
 from referee.engine.settlement import Money, StakePer
+from referee.engine.words import Words
 
 R = TypeVar("R")
 D = TypeVar("D")
@@ -43,24 +44,18 @@ class Record(Generic[R, D]):
 
 
 class MarkKind(StrEnum):
-    """Something notable on a deal, shown beside it on the score sheet."""
+    """The marks every game may put on a deal; a game adds its own kinds (a
+    `StrEnum` of its package), with their words in its `Words.marks`."""
 
-    VOID = "void"  # Boulmous: everyone passed
-    BOITE = "boite"  # Boulmous: the taker failed
-    BOULMOUS_MADE = "boulmous-made"
-    BOULMOUS_FAILED = "boulmous-failed"
     WIN = "win"  # the deal that ended the game
-    CAPOT = "capot"  # Bombu: one player took all eight tricks
-    SET = "set"  # Pitch: the bidding side missed its bid
-    MOON_MADE = "moon-made"
-    MOON_FAILED = "moon-failed"
 
 
 @dataclass(frozen=True, slots=True)
 class Mark:
     """A mark on a deal, for one seat (or the whole table when `seat` is None)."""
 
-    kind: MarkKind
+    #: A `MarkKind` or one of the game's own kinds (its `Words.marks` name it).
+    kind: str
     seat: int | None = None
 
 
@@ -107,53 +102,70 @@ class Standings:
     scores: tuple[int, ...]
     deals: tuple[DealResult, ...]
     next_dealer: int | None
-    boites: tuple[int, ...] | None = None
     money: Money | None = None
-    manche: int | None = None  # Bombu: the manche now being played (1 to 4)
-    contracts_left: tuple[str, ...] | None = None  # Bombu: still to play in that manche
+    #: The game's own figures of the standings, by the names a scored record gives
+    #: them (`referee score`): Boulmous' boîtes per seat, Bombu's manche and the
+    #: contracts left in it. Shared code copies them; the game's home shows them.
+    extras: Mapping[str, object] = field(default_factory=dict)
 
 
-class Game(Protocol[R, D]):
+class Game(Generic[R, D]):
     """A game's rules: how to read and write its record, and how to score it.
 
     Besides the rules, a game states the facts the table sees: who plays together
     (`sides`), whether the lowest total leads, how long a full game is and whether
-    its deals come in manches. Code outside the engine asks these; it never tests a
-    game's name.
+    its deals come in rounds. Code outside the game asks these; it never tests a
+    game's name. A game states only what differs from the defaults below (each
+    player alone, the deal passing to the left, no bids, no contracts to choose
+    among, the highest total leading); what has no default raises.
     """
 
     key: str
     player_counts: tuple[int, ...]
-    #: The house rules, declared once (`referee.engine.flags`).
-    flags: tuple[Flag, ...]
-    #: Bad points: the lowest total leads (Bombu).
-    lowest_wins: bool
+    #: The house rules, declared once (`referee.engine.flags`), and the rules a
+    #: record with no flags plays by.
+    flags: tuple[Flag, ...] = ()
+    default_rules: R
+    #: Bad points: the lowest total leads (Bombu), whatever the house rules.
+    lowest_wins: bool = False
     #: Deals in a full game when it has a fixed length (Bombu: 24), else None.
-    length: int | None
-    #: Deals in a manche, each with one dealer, when the game has manches, else None.
-    manche: int | None
+    length: int | None = None
+    #: Deals in a round, each round with one dealer (Bombu's manche), else None.
+    round_deals: int | None = None
+    #: The figures of `tally`, in the order a statistics page shows them.
+    figures: tuple[Figure, ...] = ()
+    #: What players read of the game (`referee.engine.words`).
+    words: Words = Words()
+
+    def lowest_wins_under(self, rules: R) -> bool:
+        """Whether the lowest total leads under these house rules (a game where the
+        table chooses says so here; the others by `lowest_wins`)."""
+        del rules
+        return self.lowest_wins
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together, seat by seat: teams, or each player alone."""
-        ...
+        return alone(players)
 
     def contracts_for(self, record: Record[R, D], number: int) -> tuple[str, ...]:
         """The contracts deal `number` (from 1; one past the last: the next deal) may
         be, where a deal's contract is chosen among a set (Bombu); else empty."""
-        ...
+        del record, number
+        return ()
 
     def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
         """Who deals deal `number` (from 1), by the rotation alone, even past the end
-        of a game (a next game at the same table starts with the one after)."""
-        ...
+        of a game (a next game at the same table starts with the one after): the
+        deal passes to the left, one seat a deal, unless the game says otherwise."""
+        return to_the_left(first_dealer, number, players)
 
     def parse_rules(self, raw: Mapping[str, object]) -> R:
         """Read the house-rule flags (missing ones take their defaults)."""
-        ...
+        return parse_flags(self.flags, self.default_rules, raw)
 
     def dump_rules(self, rules: R) -> dict[str, object]:
         """Write every flag, defaults included, so a record states its rules in full."""
-        ...
+        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: R) -> D:
         """Read one deal as entered; raise `RulesError` for what no deal could be.
@@ -161,28 +173,27 @@ class Game(Protocol[R, D]):
         `players` are the names in seat order, so that messages can name a player;
         `rules` are the game's flags (Pitch's point cards depend on its variant).
         """
-        ...
+        raise NotImplementedError
 
     def dump_deal(self, deal: D) -> dict[str, object]:
         """Write one deal back as the record format has it."""
-        ...
+        raise NotImplementedError
 
     def score(self, record: Record[R, D]) -> Standings:
         """Play the deals in order; raise `RulesError` for the first impossible one."""
-        ...
+        raise NotImplementedError
 
     def bids_now(self, record: Record[R, D], standings: Standings) -> tuple[BidOutcome, ...]:
         """What each bid would give, from the current scores (empty: no bids)."""
-        ...
+        del record, standings
+        return ()
 
     def tally(self, record: Record[R, D], standings: Standings) -> Tally:
         """The game's telling figures, one count per seat (bids taken, boîtes,
         capots, moons…), under the keys the game declares in `figures`: what a
         table's statistics add up person by person."""
-        ...
-
-    #: The figures of `tally`, in the order a statistics page shows them.
-    figures: tuple[Figure, ...]
+        del record, standings
+        return {}
 
     def explain_deal(
         self, record: Record[R, D], standings: Standings, number: int
@@ -192,7 +203,7 @@ class Game(Protocol[R, D]):
         as entered, its result and the scores before it, never a later deal (a page
         that draws one new row of its history explains one deal: issue 19). The
         whole game's: `explain`."""
-        ...
+        raise NotImplementedError
 
 
 #: Counts per seat, by figure (`Game.tally`).
@@ -225,7 +236,7 @@ def totals_before(standings: Standings, number: int, players: int) -> list[int]:
     return totals
 
 
-def mark_counts(standings: Standings, kind: MarkKind, players: int) -> tuple[int, ...]:
+def mark_counts(standings: Standings, kind: str, players: int) -> tuple[int, ...]:
     """How many deals bear this mark, seat by seat."""
     counts = [0] * players
     for deal in standings.deals:

@@ -92,56 +92,12 @@ MESSAGES: Final[dict[str, str]] = {
         "{field} of the player at seat {seat}: {value} is not a number from 0 to {high}"
     ),
     "tricks_total": N_("tricks add up to {total}, a deal has {expected}"),
-    "bid_range": N_('{field} {value} is not a bid: {low} to {high} tricks, or "boulmous"'),
     "auction_not_list": N_('the auction is a series of calls, each "pass" or a bid, not {value}'),
     "auction_length": N_("the auction has {count} {count|call|calls}; one round has {players}"),
     "auction_not_rising": N_("call {call} of the auction, {value}, does not rise above {standing}"),
-    "auction_all_passed": N_("everyone passed in the auction, yet the deal has a taker"),
     "auction_bid": N_("the auction ends at {auction}, but the bid is {bid}"),
-    "auction_taker": N_("the highest bid of the auction was made by {name}, not by the taker"),
-    "passed_not_true": N_("a void deal is one everyone passed: it cannot be marked {value}"),
-    "passed_with_bid": N_("a void deal's auction has a bid; everyone must have passed"),
     "dealer_wrong": N_("the dealer is {name}, not {given}"),
     "after_win": N_("the game was won at deal {won_at}; no deal may follow"),
-    "not_for_contract": N_("{field}: not counted in {contract}"),
-    "hearts_total": N_("hearts add up to {total}, there are {expected}"),
-    "queens_total": N_("queens add up to {total}, there are {expected}"),
-    "no_trick_hearts": N_("{name} took no trick, so cannot have {count} {count|heart|hearts}"),
-    "no_trick_queens": N_("{name} took no trick, so cannot have {count} {count|queen|queens}"),
-    "no_trick_bombu": N_("{name} took no trick, so cannot have the Bombu (K♥)"),
-    "too_many_cards": N_(
-        "{name} took {tricks} {tricks|trick|tricks}, {cards} cards, but {hearts} {hearts|heart|hearts} and {queens} {queens|queen|queens} make at least {needed} cards"
-    ),
-    "bombu_without_heart": N_("the Bombu (K♥) is a heart, but {name} who took it has no heart"),
-    "queen_of_hearts": N_(
-        "these counts leave nobody who can hold the Q♥, which is both a heart and a queen"
-    ),
-    "finish_length": N_(
-        "the Réussite order lists {count} {count|player|players}; give at least the first two, at most {players}"
-    ),
-    "finish_repeated": N_("{name} goes out twice in the Réussite order"),
-    "contract_twice": N_("{value} was already played in manche {manche}, at deal {earlier}"),
-    "contract_out_of_order": N_(
-        "contracts are played in order here: {expected} comes next, not {value}"
-    ),
-    "after_last_deal": N_("a game of Bombu has {deals} deals; no deal may follow"),
-    "reussite_not_open": N_("{value} cannot open its suit: a suit opens only with the {rank}"),
-    "reussite_no_fit": N_("{value} does not follow on its suit's run, up or down"),
-    "reussite_must_play": N_("no pass while a card can be laid: {cards}"),
-    "pitch_variant": N_("{value}-point pitch does not exist; the variants are {variants}"),
-    "pitch_bid_range": N_('{field} {value} is not a bid: {low} to {high}, or "moon"'),
-    "point_missing": N_(
-        'who won {card}? Choose the player, or "Dead" if it was burned or thrown away'
-    ),
-    "point_not_in_variant": N_("{value} is not a point card in {variant}-point pitch"),
-    "partner_four_handed": N_("a four-handed game has no called partner: partners sit opposite"),
-    "partner_is_bidder": N_("{name}, the bidder, cannot be his own partner"),
-    "auction_dealer_stuck": N_("everyone else passed, so the dealer must bid"),
-    "auction_dealer_four": N_(
-        "everyone else passed, so the dealer must take the bid at {bid}, not {value}"
-    ),
-    "auction_bidder": N_("the highest bid of the auction was made by {name}, not by the bidder"),
-    "card_not_trump": N_("{value} is not a trump; only trumps are played once {suit} is trump"),
     "card_unknown": N_("{value} is not a card (write it like JH, 10♥ or AS)"),
     "card_not_in_deck": N_("{value} is not in this game's deck"),
     "card_twice": N_("{value} appears twice"),
@@ -172,15 +128,8 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "date": NC_("field", "date"),
     "deals": NC_("field", "deals"),
     "card": NC_("field", "card"),
-    "hearts": NC_("field", "hearts"),
-    "queens": NC_("field", "queens"),
-    "bombu": NC_("field", "Bombu (K♥)"),
-    "finish": NC_("field", "Réussite order"),
-    "start": NC_("field", "turned card"),
-    "bidder": NC_("field", "bidder"),
     "trump": NC_("field", "trump"),
     "partner": NC_("field", "partner"),
-    "played": NC_("field", "cards laid"),
     "trick": NC_("field", "trick"),
     "hand": NC_("field", "hand"),
     "format": NC_("field", "format"),
@@ -191,29 +140,11 @@ FIELD_NAMES: Final[dict[str, str]] = {
 #: What the record names with a key, in the players' words: contracts, trumps,
 #: point cards (English, French).
 WORDS: Final[dict[str, str]] = {
-    "no-tricks": N_("No tricks"),
-    "no-hearts": N_("No hearts"),
-    "no-queens": N_("No queens"),
-    "no-bombu": N_("No Bombu"),
-    "salad": N_("Salad"),
-    "reussite": N_("Réussite"),
     "no-trump": N_("no trump"),
     "spades": N_("spades"),
     "hearts": N_("hearts"),
     "diamonds": N_("diamonds"),
     "clubs": N_("clubs"),
-    "ace": N_("the ace"),
-    "jack": N_("the jack"),
-    "off_jack": N_("the off-jack"),
-    "joker_high": N_("the high joker"),
-    "joker_low": N_("the low joker"),
-    "ten": N_("the ten"),
-    "three": N_("the three"),
-    "two": N_("the two"),
-    "off_ace": N_("the off-ace"),
-    "off_ten": N_("the off-ten"),
-    "off_three": N_("the off-three"),
-    "off_two": N_("the off-two"),
 }
 
 _DEAL_PREFIX: Final = N_("deal {deal}: ")

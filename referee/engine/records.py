@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final
 
-from referee.engine import GAMES
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_object, read_seat, text_problem
 from referee.engine.game import Record, Standings
 from referee.engine.names import alike, clean
 from referee.engine.settlement import StakePer
+from referee.games import GAMES
 
 FORMAT: Final = "referee-game/1"
 MAX_NAME: Final = 40
@@ -430,17 +430,14 @@ def standings_json(standings: Standings) -> dict[str, object]:
             {
                 "deltas": list(result.deltas),
                 "dealer": result.dealer,
-                "marks": [_mark_json(m.kind.value, m.seat) for m in result.marks],
+                "marks": [_mark_json(str(m.kind), m.seat) for m in result.marks],
             }
             for result in standings.deals
         ],
         "next_dealer": standings.next_dealer,
     }
-    if standings.boites is not None:
-        out["boites"] = list(standings.boites)
-    if standings.contracts_left is not None:
-        out["manche"] = standings.manche
-        out["contracts_left"] = list(standings.contracts_left)
+    for name, value in standings.extras.items():  # the game's own figures
+        out[name] = list(value) if isinstance(value, tuple) else value
     if standings.money is not None:
         out["money"] = {
             "stake": money_text(standings.money.stake),

@@ -25,10 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from referee.engine import GAMES
 from referee.engine.evening import Sitting
 from referee.engine.game import Figure, Record, Standings, Tally
 from referee.engine.settlement import Money, Transfer
+from referee.games import GAMES
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,6 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from referee.engine import GAMES
 from referee.engine.game import Record, Standings
 from referee.engine.names import clean
 from referee.engine.records import (
@@ -37,6 +36,7 @@ from referee.engine.records import (
 from referee.engine.settlement import StakePer
 from referee.engine.statistics import Outcome, fingerprint, outcome
 from referee.extensions import db
+from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Change, Deal, Game, Submission, new_token, utcnow
 

@@ -23,7 +23,6 @@ from typing import Any
 from sqlalchemy import Text, func, select, type_coerce, update
 from sqlalchemy.orm import selectinload
 
-from referee.engine import GAMES
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
 from referee.engine.names import clean
@@ -48,6 +47,7 @@ from referee.engine.tables import (
     split,
 )
 from referee.extensions import db
+from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Change, Deal, Game, Table, new_token
 from referee.services import games as game_service

@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
 from referee.web.cache import GZIP_LEVEL, LRU, PAGES_KEPT, CachedPage, SharedPages, SharedRows
+from referee.web.homes import HOMES, HomeTemplates
 
 #: Which limit each write counts against (per client address and minute); the rest
 #: are "write".
@@ -90,7 +91,6 @@ def register(app: Flask) -> None:
         tools,
     )
     from referee.web.format import register_filters
-    from referee.web.homes import HomeTemplates
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
@@ -98,6 +98,9 @@ def register(app: Flask) -> None:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
+    for home in HOMES.values():  # each game's own pages
+        if home.blueprint is not None:
+            app.register_blueprint(home.blueprint)
     register_filters(app)
     bidi.register(app)  # names shown inside text cannot reorder it
     app.extensions["page_cache"] = LRU[CachedPage](app.config.get("PAGE_CACHE_SIZE", PAGES_KEPT))

@@ -14,10 +14,10 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from referee.engine import GAMES
 from referee.engine.game import Game as Rules
 from referee.engine.game import Standings
 from referee.engine.names import isolate
+from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Game
 from referee.services.games import Agreement, Scored, record_of
@@ -153,7 +153,7 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
                 data,
                 result.deltas,
                 tuple(totals),
-                [(m.kind.value, m.seat) for m in result.marks],
+                [(str(m.kind), m.seat) for m in result.marks],
                 [
                     (label, result.deltas[side[0]])
                     for label, side in zip(labels, sides, strict=True)

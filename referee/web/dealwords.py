@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 
 from referee.engine.game import Standings
 from referee.web.format import signed
-from referee.web.homes import Home, together
+from referee.web.home import Home, together
 
 #: Between the sides of the line.
 DOT = " · "

@@ -24,12 +24,12 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.names import clean, isolate
 from referee.engine.settlement import StakePer
 from referee.extensions import csrf, db
+from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
 from referee.services import tables

@@ -3,7 +3,7 @@
 WeasyPrint spends a millisecond or so styling, laying out and drawing each box
 and each line of text (measured on the 24-deal Bombu sheet), and a table with a
 cell per figure was half of a sheet's time. So a table row here holds a block of
-deals (a manche of Bombu, else five deals), each of its cells one line per deal,
+deals (a round of the game, else five deals), each of its cells one line per deal,
 and all the figures of a deal are one line of a fixed-width font (DejaVu Sans
 Mono): for each side, the deal's points then the running total, in columns that
 line up under the names. A deal whose description is too wide for its column
@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from flask_babel import gettext
 from markupsafe import Markup
 
-from referee.engine import GAMES
+from referee.engine.game import MarkKind
 from referee.engine.names import isolate
+from referee.games import GAMES
 from referee.geometry import CELL_PADDING, DEAL_FONT, NUMBER_COLUMN, SANS, content_width
 from referee.web.board import Board, Row
-from referee.web.catalog import MARKS
+from referee.web.catalog import mark_word
 from referee.web.format import number, signed
 
 FONT_SIZE = DEAL_FONT  # points
@@ -46,7 +47,7 @@ PADDING, SLACK = 2 * CELL_PADDING, 1
 NUMBER, DEALER, DEALER_MOST = NUMBER_COLUMN, 18, 30
 #: A description column narrower than this on portrait paper turns the page (mm).
 NARROWEST = 60
-#: Deals per block where the game has no manches (a manche is a block of its own).
+#: Deals per block where the game has no rounds (a round is a block of its own).
 BLOCK = 5
 INDENT = "\u2003"  # an em space before a description's further lines
 _SPACES = re.compile(r"[ \t\r\n]+")
@@ -93,7 +94,7 @@ def width(text: str) -> float:
 class Block:
     """Deals printed as one table row; every cell holds one line per deal or more."""
 
-    manche: int  # Bombu's manche (1 to 4), else the block's rank
+    number: int  # the round (from 1), else the block's rank
     dealer: int  # the seat that dealt the block's first deal
     numbers: str  # the deal numbers, a line each
     dealers: str  # who dealt each deal
@@ -151,7 +152,7 @@ def sides_of(board: Board) -> tuple[list[str], list[int]]:
 def _blocks(
     board: Board, step: int, descriptions: list[list[Markup]], figures: list[str]
 ) -> list[Block]:
-    """The deals in blocks of `step` (a manche, or five deals), each cell one line a
+    """The deals in blocks of `step` (a round, or five deals), each cell one line a
     deal and an empty line for each further line of its description."""
     names = list(board.game.players)
 
@@ -166,7 +167,7 @@ def _blocks(
     dealers = [isolate(names[row.dealer]) for row in board.rows]
     return [
         Block(
-            manche=start // step + 1,
+            number=start // step + 1,
             dealer=board.rows[start].dealer,
             numbers="\n".join(lines(numbers, start, start + step)),
             dealers="\n".join(lines(dealers, start, start + step)),
@@ -186,8 +187,8 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     """
     game = board.game
     names = list(game.players)
-    # A game with manches prints a block per manche, its dealer in the block's header.
-    manche = GAMES[game.game].manche
+    # A game with rounds prints a block per round, its dealer in the block's header.
+    rounds = GAMES[game.game].round_deals
     sides, seats = sides_of(board)
     points = [[signed(row.deltas[s]) for s in seats] for row in board.rows]
     totals = [[number(row.totals[s]) for s in seats] for row in board.rows]
@@ -204,7 +205,7 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         return "".join(f" {p.rjust(wide)} {t.rjust(total)} " for p, t in fields)
 
     dealer = min(max(DEALER, max(width(n) for n in names) + PADDING + SLACK), DEALER_MOST)
-    fixed = NUMBER + (0 if manche else dealer) + PADDING + len(sides) * side_width * MONO
+    fixed = NUMBER + (0 if rounds else dealer) + PADDING + len(sides) * side_width * MONO
     landscape = content_width(size, False) - fixed < NARROWEST
     room = content_width(size, landscape) - fixed - SLACK
 
@@ -212,13 +213,15 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
         # Each mark once, whole on its line; the winners in one mark, partners
         # together ("★ Rhonda & Peggy win", as on the game page: issue 38, item 8).
         marks = dict.fromkeys(
-            str(MARKS[kind]).replace(" ", "\u00a0")
+            mark_word(kind).replace(" ", "\u00a0")
             + ("" if seat is None else f"\u00a0{isolate(names[seat])}")
             for kind, seat in row.marks
-            if kind not in ("void", "win")
+            if kind != MarkKind.WIN and mark_word(kind)
         )
         winners = [
-            isolate(names[seat]) for kind, seat in row.marks if kind == "win" and seat is not None
+            isolate(names[seat])
+            for kind, seat in row.marks
+            if kind == MarkKind.WIN and seat is not None
         ]
         if winners:
             won = (
@@ -234,6 +237,6 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     figures = [
         figure_line(list(zip(p, t, strict=True))) for p, t in zip(points, totals, strict=True)
     ]
-    blocks = _blocks(board, manche or BLOCK, descriptions, figures)
+    blocks = _blocks(board, rounds or BLOCK, descriptions, figures)
     labels = figure_line([(POINTS, TOTAL)] * len(sides))
     return Ledger(sides, side_width, labels, dealer, landscape, blocks)

@@ -26,9 +26,9 @@ from flask import (
 from flask_babel import force_locale, format_date
 from werkzeug.wrappers import Response as BaseResponse
 
-from referee.engine import GAMES
 from referee.engine.messages import LANGUAGES
 from referee.engine.records import load_record
+from referee.games import GAMES
 from referee.services import games as service
 from referee.web.forms import more_options_open
 

@@ -16,9 +16,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from referee.engine import GAMES
 from referee.engine.game import Standings
 from referee.engine.names import isolate
+from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import Reasons, build, share_rows

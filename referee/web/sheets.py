@@ -16,8 +16,8 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from referee.engine import GAMES
 from referee.engine.errors import RulesError
+from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
 from referee.services.pdf import Renderer

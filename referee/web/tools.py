@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 from flask_babel import get_locale
 
 from referee.engine.errors import RulesError
@@ -76,59 +75,6 @@ def trick(token: str) -> Page:
         winner_name=winner_name,
         reasons=reasons,
         may=may,
-    )
-    return page, status
-
-
-@bp.route("/g/<token>/reussite", methods=["GET", "POST"])
-def reussite(token: str) -> Page:
-    """The Réussite referee (issue 18, item 4): the turned card, then the cards laid
-    since, tapped in as they are laid (only those that fit can be); for a player's
-    hand, which cards he may lay, or that he must pass. Each tap is a plain post:
-    the layout travels in the form, nothing is stored."""
-    from referee.engine.bombu import Layout
-    from referee.engine.cards import parse_cards
-
-    game = load(token)
-    this = home_of(game.game)
-    if not this.reussite:
-        abort(404)
-    form = request.form
-    errors: list[str] = []
-    start_text = form.get("start", "")
-    laid_text = form.get("laid", "")[:400]
-    layout = None
-    laid: list[Any] = []
-    hand: list[Any] = []
-    verdict = None
-    try:
-        if start_text:
-            (start,) = parse_cards([start_text], "start")
-            laid = list(parse_cards(laid_text.split(), "played"))
-            if form.get("action") == "back" and laid:
-                laid.pop()
-            layout = Layout.from_cards(start, laid)
-            if form.get("lay"):
-                (card,) = parse_cards([form["lay"]], "card")
-                layout = layout.play(card)
-                laid.append(card)
-            hand = list(parse_cards(form.getlist("hand")[:32], "hand"))
-            if form.get("action") == "check":
-                verdict = layout.playable(hand)
-    except RulesError as error:
-        errors = [m for group in messages_by_group(error.problems, None).values() for m in group]
-    used = set(laid) | ({layout.start} if layout else set())
-    status = 422 if errors else 200
-    page = render_template(
-        "reussite.html",
-        game=game,
-        deck=this.reussite_deck(),
-        layout=layout,
-        laid=laid,
-        used=used,
-        hand=set(hand),
-        verdict=verdict,
-        errors=errors,
     )
     return page, status
 

@@ -93,7 +93,7 @@ def pitch_record(deals: list[Any], five: bool = False, **fields: Any) -> dict[st
 
 def pitch_points(variant: int = 10, default: int | None = 0, **won: int | None) -> dict[str, Any]:
     """Every point card of the variant won by `default`, except those named."""
-    from referee.engine.pitch import VARIANTS
+    from referee.games.pitch.rules import VARIANTS
 
     points: dict[str, Any] = {card.value: default for card in VARIANTS[variant].points}
     points.update(won)

@@ -8,11 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.bombu import Contract, Layout, check_play, legal_plays, trick_winner
 from referee.engine.cards import Card, parse_cards
 from referee.engine.errors import RulesError
-from referee.engine.game import MarkKind
 from referee.engine.records import parse_record, score_record, standings_json
+from referee.games.bombu.rules import Contract, Layout, Marks, check_play, legal_plays, trick_winner
 from tests.engine.helpers import BOMBU_MANCHE, assert_refused, bombu_record, standings
 from tests.engine.strategies import bombu_manche, real_salad
 
@@ -97,7 +96,7 @@ def test_one_deal(deal: dict[str, Any], deltas: list[int], capot: int | None) ->
     result = standings(bombu_record([deal]))
     assert list(result.deals[0].deltas) == deltas
     marks = [(m.kind, m.seat) for m in result.deals[0].marks]
-    assert marks == ([] if capot is None else [(MarkKind.CAPOT, capot)])
+    assert marks == ([] if capot is None else [(Marks.CAPOT, capot)])
 
 
 def test_first_manche_then_the_dealer_passes_right() -> None:
@@ -105,15 +104,15 @@ def test_first_manche_then_the_dealer_passes_right() -> None:
     assert list(result.scores) == [100, -30, 170, 80]
     assert [d.dealer for d in result.deals] == [1] * 6
     assert result.next_dealer == 0  # the previous dealer's right: 1 - 1
-    assert result.manche == 2
-    assert result.contracts_left == tuple(c.value for c in Contract)
+    assert result.extras["manche"] == 2
+    assert result.extras["contracts_left"] == tuple(c.value for c in Contract)
 
 
 def test_standings_offer_only_the_contracts_left() -> None:
     result = standings(bombu_record(BOMBU_MANCHE[:2]))
-    assert result.manche == 1
+    assert result.extras["manche"] == 1
     assert result.next_dealer == 0
-    assert result.contracts_left == ("no-queens", "no-bombu", "salad", "reussite")
+    assert result.extras["contracts_left"] == ("no-queens", "no-bombu", "salad", "reussite")
     out = standings_json(result)
     assert out["manche"] == 1
     assert out["contracts_left"] == ["no-queens", "no-bombu", "salad", "reussite"]
@@ -121,7 +120,7 @@ def test_standings_offer_only_the_contracts_left() -> None:
 
 def test_fixed_order_offers_only_the_next_contract() -> None:
     result = standings(bombu_record(BOMBU_MANCHE[:2], rules={"contract_order": "fixed"}))
-    assert result.contracts_left == ("no-queens",)
+    assert result.extras["contracts_left"] == ("no-queens",)
 
 
 def test_any_order_in_a_manche() -> None:
@@ -135,8 +134,8 @@ def test_full_game_lowest_total_wins() -> None:
     assert list(result.scores) == [400, -120, 680, 320]
     assert result.winners == (1,)
     assert result.next_dealer is None
-    assert result.manche is None
-    assert result.contracts_left == ()
+    assert result.extras["manche"] is None
+    assert result.extras["contracts_left"] == ()
     assert [result.deals[i].dealer for i in (0, 6, 12, 18)] == [2, 1, 0, 3]
 
 

@@ -193,7 +193,7 @@ def test_money_failed_boulmous_pays_each_and_is_also_a_boite() -> None:
     ]
     result = standings(boulmous_record(deals, rules={"target": 10}, stake="1"))
     assert result.winners == (1,)
-    assert result.boites == (1, 0, 0, 0)
+    assert result.extras["boites"] == (1, 0, 0, 0)
     # A: -3 (failed boulmous) -1 (winner) -1 (boîte) = -5; B: +1 +3 +1 = +5; C, D: +1 -1.
     assert _net(result) == ["-5", "5", "0", "0"]
     assert result.money.transfers == (Transfer(0, 1, Decimal(5)),)
@@ -202,7 +202,7 @@ def test_money_failed_boulmous_pays_each_and_is_also_a_boite() -> None:
 def test_money_boites_paid_to_the_winner_only_at_the_end() -> None:
     deals = [played(3, 5, [2, 0, 1, 3]), played(3, 4, [2, 1, 0, 3])]
     unfinished = standings(boulmous_record(deals, stake="2"))
-    assert unfinished.boites == (0, 0, 0, 2)
+    assert unfinished.extras["boites"] == (0, 0, 0, 2)
     assert _net(unfinished) == ["0", "0", "0", "0"]
     assert unfinished.money.transfers == ()
     finished = standings(
@@ -218,7 +218,7 @@ def test_no_money_without_stake() -> None:
 
 def test_boites_counted_per_player() -> None:
     deals = [played(0, 4, [3, 1, 1, 1]), played(2, 3, [2, 2, 2, 0]), played(0, 3, [2, 2, 1, 1])]
-    assert standings(boulmous_record(deals)).boites == (2, 0, 1, 0)
+    assert standings(boulmous_record(deals)).extras["boites"] == (2, 0, 1, 0)
 
 
 def test_auction_agreeing_with_the_deal_is_accepted() -> None:

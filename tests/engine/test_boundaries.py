@@ -16,8 +16,8 @@ import pytest
 
 from referee.engine.cards import Suit
 from referee.engine.errors import RulesError
-from referee.engine.pitch import VARIANTS, Rules, judge_trick, parse_card, trump_order
 from referee.engine.records import MAX_DEALS, dump_record, load_record, parse_record
+from referee.games.pitch.rules import VARIANTS, Rules, judge_trick, parse_card, trump_order
 from tests.engine.helpers import boulmous_record, hand, pitch_points, pitch_record
 
 #: The message codes these tests raise (test_errors checks every code is tested).

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine.boulmous import (
+from referee.engine.cards import Card, Rank, Suit, parse_cards
+from referee.engine.errors import RulesError
+from referee.games.boulmous.rules import (
     Contract,
     card_strength,
     check_play,
@@ -12,8 +14,6 @@ from referee.engine.boulmous import (
     legal_plays,
     trick_winner,
 )
-from referee.engine.cards import Card, Rank, Suit, parse_cards
-from referee.engine.errors import RulesError
 
 #: Message codes exercised here (the catalogue test checks every code has a test).
 CARD_CODES = {

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.engine import GAMES
 from referee.engine.catalog import translate
 from referee.engine.explain import EXPLANATIONS
 from referee.engine.game import explain
-from referee.engine.pitch import VARIANTS
 from referee.engine.records import parse_record, score_record
+from referee.games import GAMES
+from referee.games.pitch.rules import VARIANTS
 from tests.engine.helpers import (
     BOMBU_MANCHE,
     PASSED,

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from referee.engine.cards import Card, Suit
 from referee.engine.errors import RulesError
-from referee.engine.game import MarkKind
-from referee.engine.pitch import (
+from referee.games.pitch.rules import (
     VARIANTS,
     Joker,
+    Marks,
     Rules,
     judge_trick,
     parse_card,
@@ -182,7 +182,7 @@ class TestFiveHanded:
         result = standings(pitch_record([deal], five=True))
         # Each of the four defenders scores the 4 points the defenders took.
         assert list(result.deals[0].deltas) == [-7, 4, 4, 4, 4]
-        assert [(m.kind, m.seat) for m in result.deals[0].marks] == [(MarkKind.SET, 0)]
+        assert [(m.kind, m.seat) for m in result.deals[0].marks] == [(Marks.SET, 0)]
 
     def test_moon_made_lifts_each_by_own_score(self) -> None:
         deals = [

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine import GAMES
 from referee.engine.errors import RulesError
 from referee.engine.game import explain
-from referee.engine.pitch import MOON_WORD, VARIANTS
 from referee.engine.records import MAX_DEALS, parse_record, score_record, with_deal
+from referee.games import GAMES
+from referee.games.pitch.rules import MOON_WORD, VARIANTS
 from tests.engine.helpers import bombu_record, pitch_record
 from tests.engine.strategies import bombu_manche, boulmous_games
 

@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from referee.engine import GAMES
-from referee.engine.boulmous import BOULMOUS, Played
 from referee.engine.game import Standings
 from referee.engine.records import (
     dump_record,
@@ -20,6 +18,8 @@ from referee.engine.records import (
     score_record,
     standings_json,
 )
+from referee.games import GAMES
+from referee.games.boulmous.rules import BOULMOUS, Played
 from tests.conftest import EXAMPLES
 from tests.engine.helpers import PASSED, boulmous_record, played
 from tests.engine.strategies import boulmous_games

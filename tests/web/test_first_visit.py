@@ -14,9 +14,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from referee.engine import GAMES
 from referee.engine.records import load_record, score_record
 from referee.extensions import db
+from referee.games import GAMES
 from referee.models import Game, Table
 from referee.web.main import SAMPLES
 from tests.web.conftest import new_game

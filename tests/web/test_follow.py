@@ -122,7 +122,6 @@ def test_the_hub_tells_changes_says_gone_and_forgets_who_left(app: Flask) -> Non
         # One query for all the games followed, not one per follower.
         assert asked[-1] == (["a", "b"], True)
 
-
         versions["a"] = 4
         assert read_event(theirs_a) == follow.event(4)
         assert read_event(theirs_c) == follow.event(4)

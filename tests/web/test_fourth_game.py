@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from referee.engine import GAMES
+from referee.games import GAMES
 from referee.web.homes import HOMES
 from tests.web.fourth.tally import HOME, TALLY
 from tests.web.test_sheets import pdf_text

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.engine import GAMES
+from referee.games import GAMES
 from referee.web.homes import HOMES
 from tests.web.conftest import new_game
 
@@ -51,7 +51,7 @@ def test_every_game_has_its_home_and_templates(app: Flask, key: str) -> None:
 def test_facts_come_from_the_engine() -> None:
     assert [GAMES[k].lowest_wins for k in ("boulmous", "bombu", "pitch")] == [False, True, False]
     assert GAMES["bombu"].length == 24
-    assert GAMES["bombu"].manche == 6
+    assert GAMES["bombu"].round_deals == 6
     assert GAMES["pitch"].sides(4) == ((0, 2), (1, 3))
     assert GAMES["pitch"].sides(5) == ((0,), (1,), (2,), (3,), (4,))
 

@@ -115,7 +115,7 @@ def test_wrap_escapes_nothing_twice() -> None:
 def test_bombu_blocks_are_manches(request_context: None, examples_dir: Path) -> None:
     record = example(examples_dir, "bombu-first-manche")
     table = ledger_for(record)
-    assert [b.manche for b in table.blocks] == [1]
+    assert [b.number for b in table.blocks] == [1]
     block = table.blocks[0]
     assert block.numbers.split("\n") == ["1", "2", "3", "4", "5", "6"]
     assert block.dealer == record["first_dealer"]

@@ -2,7 +2,7 @@
 points they made in a deal; the first to the target (10) wins.
 
 It is registered the way any game would be: its rules beside the engine's `GAMES`,
-its home beside the app's `HOMES`, its templates in its own folder. Nothing under
+its home beside the app's `HOMES` (`referee.web.homes`), its templates in its own folder. Nothing under
 `referee/` knows of it.
 """
 
@@ -18,6 +18,7 @@ from referee.engine.fields import read_counts, read_object, read_seat
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
+    Game,
     Figure,
     Mark,
     MarkKind,
@@ -31,7 +32,7 @@ from referee.engine.game import (
 from referee.engine.game import (
     Tally as Counts,
 )
-from referee.web.homes import Home, form_value
+from referee.web.home import Home, form_value
 
 MOST_POINTS = 5
 
@@ -47,15 +48,12 @@ class Deal:
     dealer: int | None = None
 
 
-class Tally:
+class Tally(Game[Rules, Deal]):
     """The rules of Tally: read a deal, add it up, stop at the target."""
 
     key = "tally"
     player_counts = (2, 3, 4)
     flags = (Flag("target", "Target score", "The first to reach it wins.", "Tally's rule", 1, 99),)
-    lowest_wins = False
-    length = None
-    manche = None
     #: What a table's statistics count of it: the deals where a player made the most.
     figures = (Figure("full_deals"),)
 

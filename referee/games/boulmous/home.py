@@ -1,18 +1,21 @@
 """Boulmous at the table: its deal form, its trick judge, its blank sheet.
 
-The rules are `referee/engine/boulmous.py`'s; the templates are `templates/boulmous/`.
+The rules are `rules`' (this package); the templates are in `templates/`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
-from referee.engine import boulmous
 from referee.engine.cards import parse_cards
-from referee.web.homes import Home, Values, counts, form_value, put
+from referee.engine.game import Standings
+from referee.games.boulmous import rules as boulmous
+from referee.web.home import Home, Values, counts, form_value, put
 
 #: The taker grid's choice for a deal everyone passed.
 PASSED = "passed"
@@ -21,7 +24,8 @@ PASSED = "passed"
 class Boulmous(Home):
     """Bids of 3 to 6 tricks, bowers, boîtes, first to 21."""
 
-    key: ClassVar[str] = boulmous.BOULMOUS_GAME.key
+    key: ClassVar[str] = boulmous.GAME.key
+    template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     name: ClassVar[Any] = _l("Boulmous")
     blurb: ClassVar[Any] = _l("4 players, 24 cards, bid 3 to 6 tricks; first to 21.")
     judge_trumps: ClassVar[tuple[str, ...]] = tuple(c.value for c in boulmous.Contract)
@@ -33,7 +37,7 @@ class Boulmous(Home):
     tricks: ClassVar[int] = boulmous.TRICKS
     sample: ClassVar[dict[str, Any] | None] = {
         "format": "referee-game/1",
-        "game": boulmous.BOULMOUS_GAME.key,
+        "game": boulmous.GAME.key,
         "players": ["Ana", "Bruno", "Chloé", "Driss"],
         "first_dealer": 0,
         "rules": {},
@@ -47,6 +51,13 @@ class Boulmous(Home):
         "boulmous_made": _l("boulmous made"),
         "boulmous_failed": _l("boulmous failed"),
     }
+
+    def seat_note(self, standings: Standings, seat: int) -> str | None:
+        """The boîtes a player has had (each failed bid is one)."""
+        boites = standings.extras.get("boites")
+        if not isinstance(boites, tuple) or not boites[seat]:
+            return None
+        return str(ngettext("%(num)d boîte", "%(num)d boîtes", boites[seat]))
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """A deal everyone passed, or a taker's bid, trump and everyone's tricks, with

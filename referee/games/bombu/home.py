@@ -1,19 +1,25 @@
 """Bombu provençal at the table: a contract chosen first, then its counts.
 
-The rules are `referee/engine/bombu.py`'s; the templates are `templates/bombu/`.
+The rules are `rules`' (this package); the templates are in `templates/`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar, Final
 
+from flask import Blueprint
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from referee.engine import bombu
-from referee.engine.bombu import Contract
 from referee.engine.cards import parse_cards
-from referee.web.homes import Home, counts, form_value, put
+from referee.engine.game import Standings
+from referee.games.bombu import reussite
+from referee.games.bombu import rules as bombu
+from referee.games.bombu.rules import Contract
+from referee.games.bombu.words import VALUES
+from referee.web.home import Home, counts, form_value, put
 
 #: How many of each count a deal holds.
 TOTALS: dict[str, int] = {"tricks": bombu.TRICKS, "hearts": bombu.HEARTS, "queens": bombu.QUEENS}
@@ -23,10 +29,24 @@ COUNTS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: The contracts by their names (the words of `words.VALUES`, one place for them).
+CONTRACTS: Final = {c.value: _l(VALUES[c.value]) for c in Contract}
+#: What each contract scores, under its name on the deal form.
+CONTRACT_HELP = {
+    "no-tricks": _l("+10 a trick; all 8 tricks: capot, −320"),
+    "no-hearts": _l("+10 a heart"),
+    "no-queens": _l("+20 a queen"),
+    "no-bombu": _l("+80 for the K♥"),
+    "salad": _l("all four at once; all 8 tricks: capot, −320"),
+    "reussite": _l("first out −200, second −120"),
+}
+
+
 class Bombu(Home):
     """24 deals of six penalty contracts, capot, Réussite; lowest wins."""
 
-    key: ClassVar[str] = bombu.BOMBU_GAME.key
+    key: ClassVar[str] = bombu.GAME.key
+    template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     name: ClassVar[Any] = _l("Bombu provençal")
     blurb: ClassVar[Any] = _l(
         "4 players, 32 cards, 24 deals of six penalty contracts; lowest wins."
@@ -46,7 +66,8 @@ class Bombu(Home):
     with_capot: ClassVar[frozenset[str]] = frozenset(c.value for c in Contract if c.allows_capot)
     #: The contracts that ask more than one count (the Salad): capot leaves the rest empty.
     several_counts: ClassVar[frozenset[str]] = frozenset(c for c, n in COUNTS.items() if len(n) > 1)
-    reussite: ClassVar[bool] = True
+    blueprint: ClassVar[Blueprint | None] = reussite.bp
+    tools: ClassVar[tuple[tuple[str, Any], ...]] = (("bombu.reussite", _l("Réussite referee")),)
     figure_words: ClassVar[Mapping[str, Any]] = {
         "capots": _l("capots"),
         "reussite_first": _l("Réussite: first out"),
@@ -58,11 +79,30 @@ class Bombu(Home):
         one-page form draws each count once and shows it for these contracts."""
         return frozenset(c for c, asked in COUNTS.items() if name in asked)
 
+    contract_words: ClassVar[Mapping[str, Any]] = CONTRACTS
+    contract_help: ClassVar[Mapping[str, Any]] = CONTRACT_HELP
+
+    def stage(self, standings: Standings) -> str | None:
+        """The manche being played."""
+        manche = standings.extras.get("manche")
+        return self.round_title(manche) if isinstance(manche, int) else None
+
+    def stage_hint(self, standings: Standings) -> str | None:
+        """The contracts the manche has still to play."""
+        left = standings.extras.get("contracts_left")
+        if not left or not isinstance(left, tuple):
+            return None
+        names = ", ".join(str(CONTRACTS[c]) for c in left)
+        return f"{_('Contracts left in this manche:')} {names}"
+
+    def round_title(self, number: int) -> str:
+        """ "Manche 2 of 4"."""
+        manches = bombu.DEALS // bombu.DEALS_PER_MANCHE
+        return str(_("Manche %(m)d of %(of)d", m=number, of=manches))
+
     def figure_word(self, key: str) -> Any:
         """A figure in the player's words; a contract's average points by its name."""
         if key.startswith("points:"):
-            from referee.web.catalog import CONTRACTS  # the catalogue imports the homes
-
             return _l("points a deal, %(contract)s", contract=CONTRACTS[key.split(":", 1)[1]])
         return super().figure_word(key)
 
@@ -84,13 +124,6 @@ class Bombu(Home):
             deal["finish"] = [seat for seat in order if seat is not None]
         return deal
 
-    def reussite_deck(self) -> list[list[Any]]:
-        """The deck of the Réussite, a row per suit in natural order (7 to A)."""
-        from referee.engine.cards import Card, Suit
-
-        ranks = sorted(bombu.RANKS)
-        return [[Card(rank, suit) for rank in ranks] for suit in Suit]
-
     def may_play(self, trump: str, led: str | None, card: str, hand: list[str], rules: Any) -> None:
         """Follow suit if able; no obligation to go over."""
         (played,) = parse_cards([card], "card")
@@ -100,7 +133,7 @@ class Bombu(Home):
 
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """32 cards: 7 to the ace of each suit."""
-        return [[str(card) for card in row] for row in self.reussite_deck()]
+        return [[str(card) for card in row] for row in reussite.reussite_deck()]
 
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """No trump: the highest card of the suit led, A 10 K Q J 9 8 7."""

@@ -1,25 +1,60 @@
 """10-point Pitch at the table: bid, trump, and who won each point card.
 
-The rules are `referee/engine/pitch.py`'s; the templates are `templates/pitch/`.
+The rules are `rules`' (this package); the templates are in `templates/`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext as _pl
 
-from referee.engine import pitch
 from referee.engine.cards import Suit
-from referee.web.homes import Home, Values, form_value, put, together
+from referee.games.pitch import rules as pitch
+from referee.web.home import Home, Values, form_value, put, together
+
+#: The point cards as a grid's row names them.
+POINT_CARDS = {
+    "ace": _l("Ace"),
+    "jack": _l("Jack"),
+    "off_jack": _l("Off-jack"),
+    "joker_high": _l("High joker"),
+    "joker_low": _l("Low joker"),
+    "ten": _l("Ten"),
+    "three": _l("Three"),
+    "two": _l("Two"),
+    "off_ace": _l("Off-ace"),
+    "off_ten": _l("Off-ten"),
+    "off_three": _l("Off-three"),
+    "off_two": _l("Off-two"),
+}
+
+#: The same, as short as a grid row's header holds (the full name is read out).
+POINT_CARDS_SHORT = {
+    "ace": _pl("point card", "A"),
+    "jack": _pl("point card", "J"),
+    "off_jack": _pl("point card", "Off J"),
+    "joker_high": _pl("point card", "JK+"),
+    "joker_low": _pl("point card", "JK−"),
+    "ten": _pl("point card", "10"),
+    "three": _pl("point card", "3"),
+    "two": _pl("point card", "2"),
+    "off_ace": _pl("point card", "Off A"),
+    "off_ten": _pl("point card", "Off 10"),
+    "off_three": _pl("point card", "Off 3"),
+    "off_two": _pl("point card", "Off 2"),
+}
 
 
 class Pitch(Home):
     """Teams (or five alone), bids and moon shots, jokers and the off-jack; first to 52."""
 
-    key: ClassVar[str] = pitch.PITCH_GAME.key
+    key: ClassVar[str] = pitch.GAME.key
+    template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     name: ClassVar[Any] = _l("10-point Pitch")
     blurb: ClassVar[Any] = _l("4 players in teams (or 5 alone), bids and moon shots; first to 52.")
     seats_hint: ClassVar[Any] = _l(
@@ -36,6 +71,13 @@ class Pitch(Home):
         "moons": _l("moons tried"),
         "moons_made": _l("moons made"),
     }
+
+    point_cards: ClassVar[Mapping[str, Any]] = POINT_CARDS
+    point_cards_short: ClassVar[Mapping[str, Any]] = POINT_CARDS_SHORT
+
+    def point_card_word(self, card: str) -> Any:
+        """A point card by its name ("Off-jack")."""
+        return POINT_CARDS.get(card, card)
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The bidder, bid, trump, who won each point card of the variant ("dead":

@@ -38,6 +38,7 @@ from referee.engine.game import (
     BidOutcome,
     DealResult,
     Figure,
+    Game,
     Mark,
     MarkKind,
     Record,
@@ -48,11 +49,12 @@ from referee.engine.game import (
     dump_flags,
     mark_counts,
     seat_counts,
-    to_the_left,
     totals_before,
     with_flags,
 )
 from referee.engine.settlement import money_of, winners_collect
+from referee.engine.words import Words
+from referee.games.pitch.words import WORDS
 
 MIN_BID: Final = 4  # "L'enchère minimale est de quatre."
 MOON_WORD: Final = "moon"
@@ -63,6 +65,15 @@ MAX_TARGET: Final = 999
 #: (`Pitch.tally`): bids, sets, moons tried and made.
 FIGURES: Final = tuple(Figure(key) for key in ("bids", "sets", "moons", "moons_made"))
 TEAMS: Final = ((0, 2), (1, 3))  # "Chaque joueur a un partenaire qui « s'assoit » en face"
+
+
+class Marks(StrEnum):
+    """The marks this game puts on a deal besides `MarkKind.WIN` (its words:
+    `words.MARKS`)."""
+
+    SET = "set"  # the bidding side missed its bid
+    MOON_MADE = "moon-made"  # a moon made
+    MOON_FAILED = "moon-failed"  # a moon failed
 
 
 class PointCard(StrEnum):
@@ -267,16 +278,16 @@ def partners(bidder: int, partner: int | None, players: int) -> tuple[int, ...]:
     return (bidder,) if partner is None else (bidder, partner)
 
 
-class Pitch:
+class Pitch(Game[Rules, Deal]):
     """The Pitch rules: reading hands, scoring teams and players, the moon, the end."""
 
     key: str = "pitch"
     player_counts: tuple[int, ...] = (4, 5)
     flags: tuple[Flag, ...] = FLAGS
-    lowest_wins: bool = False
     length: int | None = None  # "La première équipe à atteindre 52 points"
-    manche: int | None = None
     figures: tuple[Figure, ...] = FIGURES
+    default_rules: Rules = Rules()
+    words: Words = WORDS
 
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
@@ -319,19 +330,15 @@ class Pitch:
         players = len(record.players)
         return {
             "bids": seat_counts([d.bidder for d in record.deals], players),
-            "sets": mark_counts(standings, MarkKind.SET, players),
+            "sets": mark_counts(standings, Marks.SET, players),
             "moons": seat_counts([d.bidder for d in record.deals if d.is_moon], players),
-            "moons_made": mark_counts(standings, MarkKind.MOON_MADE, players),
+            "moons_made": mark_counts(standings, Marks.MOON_MADE, players),
         }
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Four-handed, partners sit opposite; five-handed, each plays for himself
         (a hand's partner changes with the called card)."""
         return ((0, 2), (1, 3)) if players == 4 else alone(players)
-
-    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
-        """The deal passes to the left, one seat a deal."""
-        return to_the_left(first_dealer, number, players)
 
     def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
         """The bidder names his trump freely: no set of contracts to choose among."""
@@ -569,9 +576,9 @@ def _explain_hand(
     zero = nothing(players)
     steps = [step("pitch_points", zero, side=side, points=won, total=total, others=lost)]
     kinds = {mark.kind for mark in result.marks}
-    if MarkKind.MOON_FAILED in kinds:
+    if Marks.MOON_FAILED in kinds:
         steps.append(step("moon_failed", zero, side=side, points=won, total=total))
-    elif MarkKind.MOON_MADE in kinds:
+    elif Marks.MOON_MADE in kinds:
         reached = before[deal.bidder] + deltas[deal.bidder]
         steps.append(
             step(
@@ -583,7 +590,7 @@ def _explain_hand(
             )
         )
     else:
-        code = "pitch_set" if MarkKind.SET in kinds else "pitch_made"
+        code = "pitch_set" if Marks.SET in kinds else "pitch_made"
         steps.append(
             step(
                 code,
@@ -648,14 +655,14 @@ def play_hand(deal: Deal, rules: Rules, scores: Sequence[int], players: int) -> 
             # "Le fait de ne pas marquer les dix points constitue une perte de partie."
             return Hand(
                 tuple(deltas),
-                (Mark(MarkKind.MOON_FAILED, deal.bidder),),
+                (Mark(Marks.MOON_FAILED, deal.bidder),),
                 _moon_failed_winners(defenders, scores, players),
             )
         # "l'équipe d'enchères avance son score à 52 si son score était supérieur à zéro
         # ou à zéro si son score était inférieur à zéro"
         for seat in side:
             deltas[seat] = (rules.target if scores[seat] >= 0 else 0) - scores[seat]
-        marks: tuple[Mark, ...] = (Mark(MarkKind.MOON_MADE, deal.bidder),)
+        marks: tuple[Mark, ...] = (Mark(Marks.MOON_MADE, deal.bidder),)
         made = True
     else:
         made = side_points >= deal.bid
@@ -665,7 +672,7 @@ def play_hand(deal: Deal, rules: Rules, scores: Sequence[int], players: int) -> 
             gain = -deal.bid  # "l'enchérisseur est « défini » et le montant ... soustrait"
         for seat in side:
             deltas[seat] = gain
-        marks = () if made else (Mark(MarkKind.SET, deal.bidder),)
+        marks = () if made else (Mark(Marks.SET, deal.bidder),)
     if rules.defenders_score:
         for seat in defenders:
             deltas[seat] = defender_points
@@ -845,4 +852,4 @@ def judge_trick(
     return TrickResult(winner, tuple(scored), tuple(why))
 
 
-PITCH_GAME: Final = Pitch()
+GAME: Final = Pitch()

@@ -24,25 +24,25 @@ from referee.engine.fields import (
     read_object,
     read_seat,
 )
-from referee.engine.flags import Flag, parse_flags
+from referee.engine.flags import Flag
 from referee.engine.game import (
     BidOutcome,
     DealResult,
     Figure,
+    Game,
     Mark,
     MarkKind,
     Record,
     Standings,
     Tally,
-    alone,
     dealer_problems,
-    dump_flags,
     mark_counts,
     seat_counts,
-    to_the_left,
     totals_before,
 )
 from referee.engine.settlement import Payment, money_of
+from referee.engine.words import Words
+from referee.games.boulmous.words import WORDS
 
 PLAYERS: Final = 4
 TRICKS: Final = 6  # "jusqu'à ce que les 6 levées soient jouées"
@@ -56,6 +56,16 @@ MAX_TARGET: Final = 999
 FIGURES: Final = tuple(
     Figure(key) for key in ("bids", "made", "boites", "boulmous_made", "boulmous_failed")
 )
+
+
+class Marks(StrEnum):
+    """The marks this game puts on a deal besides `MarkKind.WIN` (its words:
+    `words.MARKS`)."""
+
+    VOID = "void"  # everyone passed
+    BOITE = "boite"  # the taker failed: a boîte
+    BOULMOUS_MADE = "boulmous-made"  # a boulmous made
+    BOULMOUS_FAILED = "boulmous-failed"  # a boulmous failed
 
 
 class Contract(StrEnum):
@@ -176,24 +186,16 @@ def _read_auction(obj: Mapping[str, object], problems: list[Problem]) -> tuple[C
     return read_auction(obj["auction"], PLAYERS, parse_bid, dump_bid, problems)
 
 
-class Boulmous:
+class Boulmous(Game[Rules, Deal]):
     """The Boulmous rules: reading deals, checking them, scoring a game."""
 
     key: str = "boulmous"
     player_counts: tuple[int, ...] = (PLAYERS,)
     flags: tuple[Flag, ...] = FLAGS
-    lowest_wins: bool = False
     length: int | None = None  # "le premier à atteindre 21 points"
-    manche: int | None = None
     figures: tuple[Figure, ...] = FIGURES
-
-    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
-        """Everyone plays for himself."""
-        return alone(players)
-
-    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
-        """The deal passes to the left, one seat a deal."""
-        return to_the_left(first_dealer, number, players)
+    default_rules: Rules = Rules()
+    words: Words = WORDS
 
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
@@ -237,26 +239,14 @@ class Boulmous:
         made and failed."""
         takers = [deal.taker for deal in record.deals if isinstance(deal, Played)]
         bids = seat_counts(takers, PLAYERS)
-        boites = mark_counts(standings, MarkKind.BOITE, PLAYERS)
+        boites = mark_counts(standings, Marks.BOITE, PLAYERS)
         return {
             "bids": bids,
             "made": tuple(b - f for b, f in zip(bids, boites, strict=True)),
             "boites": boites,
-            "boulmous_made": mark_counts(standings, MarkKind.BOULMOUS_MADE, PLAYERS),
-            "boulmous_failed": mark_counts(standings, MarkKind.BOULMOUS_FAILED, PLAYERS),
+            "boulmous_made": mark_counts(standings, Marks.BOULMOUS_MADE, PLAYERS),
+            "boulmous_failed": mark_counts(standings, Marks.BOULMOUS_FAILED, PLAYERS),
         }
-
-    def contracts_for(self, record: Record[Rules, Deal], number: int) -> tuple[str, ...]:
-        """A taker names his trump freely: no set of contracts to choose among."""
-        return ()
-
-    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
-        """Read the flags of `FLAGS` (a missing one takes its default)."""
-        return parse_flags(FLAGS, Rules(), raw)
-
-    def dump_rules(self, rules: Rules) -> dict[str, object]:
-        """Write all three flags."""
-        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal: a played one or `{"passed": true}`, every problem at once."""
@@ -351,7 +341,7 @@ class Boulmous:
             for seat, delta in enumerate(deltas):
                 scores[seat] += delta
             for mark in marks:
-                if mark.kind is MarkKind.BOITE and mark.seat is not None:
+                if mark.kind is Marks.BOITE and mark.seat is not None:
                     boites[mark.seat] += 1
             payments.extend(_deal_payments(marks))
             winner = game_winner(scores, deal, rules.target)
@@ -378,7 +368,7 @@ class Boulmous:
             scores=tuple(scores),
             deals=tuple(results),
             next_dealer=next_dealer,
-            boites=tuple(boites),
+            extras={"boites": tuple(boites)},  # the boîtes each player has had
             money=money_of(record.stake, record.stake_per, scores, payments, self.lowest_wins),
         )
 
@@ -432,7 +422,7 @@ def _explain_deal(deal: Deal, deltas: Sequence[int]) -> list[Step]:
 def deal_deltas(deal: Deal, rules: Rules) -> tuple[list[int], tuple[Mark, ...]]:
     """Each seat's change of score on one deal, and the deal's marks."""
     if isinstance(deal, Passed):
-        return [0] * PLAYERS, (Mark(MarkKind.VOID),)
+        return [0] * PLAYERS, (Mark(Marks.VOID),)
     # Every non-taker scores the tricks taken.
     deltas = list(deal.tricks)
     marks: list[Mark] = []
@@ -440,14 +430,14 @@ def deal_deltas(deal: Deal, rules: Rules) -> tuple[list[int], tuple[Mark, ...]]:
     if deal.made:
         deltas[deal.taker] = deal.bid if rules.taker_scores is TakerScores.BID else taken
         if deal.is_boulmous:
-            marks.append(Mark(MarkKind.BOULMOUS_MADE, deal.taker))
+            marks.append(Mark(Marks.BOULMOUS_MADE, deal.taker))
     else:
         # "il doit alors déduire de son score le nombre de levées qu'il avait annoncé.
         # On dit qu'il a fait une boîte."
         deltas[deal.taker] = taken - deal.bid if rules.failed_taker_keeps_tricks else -deal.bid
-        marks.append(Mark(MarkKind.BOITE, deal.taker))
+        marks.append(Mark(Marks.BOITE, deal.taker))
         if deal.is_boulmous:
-            marks.append(Mark(MarkKind.BOULMOUS_FAILED, deal.taker))
+            marks.append(Mark(Marks.BOULMOUS_FAILED, deal.taker))
     return deltas, tuple(marks)
 
 
@@ -474,10 +464,10 @@ def _deal_payments(marks: Sequence[Mark]) -> list[Payment]:
         if mark.seat is None:
             continue
         others = [seat for seat in range(PLAYERS) if seat != mark.seat]
-        if mark.kind is MarkKind.BOULMOUS_MADE:
+        if mark.kind is Marks.BOULMOUS_MADE:
             # "les autres joueurs doivent lui payer une mise chacun"
             payments.extend(Payment(seat, mark.seat, 1) for seat in others)
-        elif mark.kind is MarkKind.BOULMOUS_FAILED:
+        elif mark.kind is Marks.BOULMOUS_FAILED:
             # "s'il rate son boulmous il doit payer une mise à chaque joueur"
             payments.extend(Payment(mark.seat, seat, 1) for seat in others)
     return payments
@@ -572,4 +562,4 @@ def check_play(card: Card, hand: Sequence[Card], led: Card | None, contract: Con
         )
 
 
-BOULMOUS_GAME: Final = Boulmous()
+GAME: Final = Boulmous()

@@ -1,13 +1,14 @@
-"""Each game's home on the web side, registered beside the engine's `GAMES`.
+"""A game's home on the web side: the base each game's `home` module subclasses.
 
 A home says what the game means to the table's pages: its name and blurb, its
 house rules as the new-game form shows them, how its deal form reads into a deal of
 the record format and back, how a deal reads in one line, what its trick judge
-takes, its blank score sheet. Its templates live in `templates/<key>/` (`deal.html`,
-`summary.html`, `rules.html`, `blank.html`). The rules and the facts stay in the
-engine's game module (`referee/engine/<key>.py`), which the home imports instead of
-restating. Outside the engine's game modules and the homes, no code or template
-tests a game's name: it asks `home_of(key)` (in templates: `home(game)`).
+takes, its blank score sheet, what the scoreboard shows of its progress. Its
+templates live in its package (`referee/games/<key>/templates/`: `deal.html`,
+`summary.html`, `rules.html`, `blank.html`), found as `<key>/<part>.html`. The
+rules and the facts stay in the game's `rules`, which the home imports instead of
+restating. Outside the games' packages, no code or template names a game: it asks
+`referee.web.homes.home_of(key)` (in templates: `home(game)`).
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from flask import Blueprint
 from flask_babel import lazy_gettext
-from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
-from markupsafe import Markup
 
-from referee.engine import GAMES
 from referee.engine import flags as engine_flags
-from referee.engine.game import Game
+from referee.engine.game import Game, Standings
+from referee.games import GAMES
 
 Values = dict[str, str]
 
@@ -116,13 +116,16 @@ class Home(ABC):
     judge_hint: ClassVar[Any] = None
     #: The blank sheet is printed across the page.
     blank_landscape: ClassVar[bool] = False
-    #: A folder of this home's templates outside the app's `templates/` (a game
-    #: added by a plug-in or a test); the app's own homes keep theirs there.
-    template_folder: ClassVar[Path | None] = None
+    #: The folder of this home's templates (`deal.html`, `summary.html`…): its
+    #: package's `templates/`.
+    template_folder: ClassVar[Path]
     #: A short record of the game with a deal and a stake (the sheets warm up on it).
     sample: ClassVar[dict[str, Any] | None] = None
-    #: Whether the game has a Réussite for its referee page to follow (Bombu).
-    reussite: ClassVar[bool] = False
+    #: The game's own pages (its tools at the table), registered with the app, and
+    #: the links the game page offers to them: (endpoint, words) pairs, each
+    #: endpoint taking the game's `token`.
+    blueprint: ClassVar[Blueprint | None] = None
+    tools: ClassVar[tuple[tuple[str, Any], ...]] = ()
     #: The words of the game's statistics (`Game.figures`' keys), as players say them.
     figure_words: ClassVar[Mapping[str, Any]] = {}
 
@@ -148,10 +151,6 @@ class Home(ABC):
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """The cards the trick judge offers to tap, a row per suit (the game's deck
         under these rules); none: the cards are typed."""
-        return []
-
-    def reussite_deck(self) -> list[list[Any]]:
-        """The Réussite's deck, a row per suit (games with a Réussite: `reussite`)."""
         return []
 
     def figure_word(self, key: str) -> Any:
@@ -186,6 +185,31 @@ class Home(ABC):
         as the form entered it; `before`: the scores before it, when it is the last
         deal; `winners`: if it ends the game). Most games have none."""
         return []
+
+    def stage(self, standings: Standings) -> str | None:
+        """Where the game stands beyond its totals, in one line beside the next
+        dealer (Bombu: "Manche 2 of 4"); None: nothing to say."""
+        del standings
+        return None
+
+    def stage_hint(self, standings: Standings) -> str | None:
+        """A line of help under it (Bombu: the contracts left in the manche)."""
+        del standings
+        return None
+
+    def seat_note(self, standings: Standings, seat: int) -> str | None:
+        """A short note beside a player's total (Boulmous: his boîtes), if any."""
+        del standings, seat
+        return None
+
+    def round_title(self, number: int) -> str:
+        """The heading of round `number` on the score sheet (games with rounds:
+        `Game.round_deals`)."""
+        return str(number)
+
+    def point_card_word(self, card: str) -> Any:
+        """A point card (the trick judge's verdict) in the player's words."""
+        return card
 
     @property
     def seats(self) -> int:
@@ -232,59 +256,3 @@ class Home(ABC):
         "taker" (a seat: who took, bid or chose), "partner" (a seat), "bid",
         "contract" (the trump or contract named). A game fills the ones it has."""
         return {}
-
-
-HOMES: dict[str, Home] = {}
-
-
-def register(home: Home) -> Home:
-    """Make a game's home known to the app (its engine game must be in `GAMES`)."""
-    if home.key not in GAMES:
-        raise LookupError(f"no engine game {home.key!r} for this home")
-    HOMES[home.key] = home
-    return home
-
-
-def home_of(key: str) -> Home:
-    """The home of the game `key` (KeyError for a game the app does not know)."""
-    return HOMES[key]
-
-
-def summary(game: Any, deal: Mapping[str, Any]) -> Markup:
-    """How a deal reads in one line, in the current language (the game's macro)."""
-    from flask import get_template_attribute
-
-    macro = get_template_attribute(home_of(game.game).template("summary"), "summary")
-    return Markup(macro(game, deal))
-
-
-class HomeTemplates(BaseLoader):
-    """Finds `<key>/<part>.html` in the `template_folder` of a home that has one (a game
-    added from outside the app), whenever it was registered."""
-
-    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Any]:
-        key, _slash, part = template.partition("/")
-        home = HOMES.get(key)
-        if home is None or home.template_folder is None:
-            raise TemplateNotFound(template)
-        return FileSystemLoader(str(home.template_folder)).get_source(environment, part)
-
-    def list_templates(self) -> list[str]:
-        """Every template of the homes that have a folder of their own (a server's
-        worker compiles them all before it answers: `referee.web.sheets.warm`)."""
-        return sorted(
-            f"{key}/{name}"
-            for key, home in HOMES.items()
-            if home.template_folder is not None
-            for name in FileSystemLoader(str(home.template_folder)).list_templates()
-        )
-
-
-def _register_own_homes() -> None:
-    from referee.web.homes import bombu, boulmous, pitch
-
-    for module in (boulmous, bombu, pitch):
-        register(module.HOME)
-
-
-_register_own_homes()

@@ -18,23 +18,22 @@ from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.explain import Step, gains, only, reason, step
 from referee.engine.fields import read_choice, read_counts, read_object, read_seat, seat_value
-from referee.engine.flags import Flag, parse_flags
+from referee.engine.flags import Flag
 from referee.engine.game import (
-    BidOutcome,
     DealResult,
     Figure,
+    Game,
     Mark,
-    MarkKind,
     Record,
     Standings,
     Tally,
-    alone,
     dealer_problems,
-    dump_flags,
     mark_counts,
     seat_counts,
 )
 from referee.engine.settlement import money_of, winners_collect
+from referee.engine.words import Words
+from referee.games.bombu.words import WORDS
 
 PLAYERS: Final = 4
 TRICKS: Final = 8  # "Il y a 8 plis"
@@ -65,6 +64,13 @@ BOMBU_POINTS: Final = 80  # "le roi de cœur vaut à lui seul +80"
 CAPOT_POINTS: Final = -320  # "Grand chelem : les 8 plis valent −320"
 #: "1er sorti −200, 2e −120, 3e et 4e 0."
 REUSSITE_POINTS: Final = (-200, -120, 0, 0)
+
+
+class Marks(StrEnum):
+    """The marks this game puts on a deal besides `MarkKind.WIN` (its words:
+    `words.MARKS`)."""
+
+    CAPOT = "capot"  # one player took all eight tricks
 
 
 class Contract(StrEnum):
@@ -170,7 +176,7 @@ def _who(players: Sequence[str], seat: int) -> dict[str, object]:
     return {"seat": seat, "name": players[seat]}
 
 
-class Bombu:
+class Bombu(Game[Rules, Deal]):
     """The Bombu provençal rules: reading deals, checking counts, scoring a game."""
 
     key: str = "bombu"
@@ -178,12 +184,10 @@ class Bombu:
     flags: tuple[Flag, ...] = FLAGS
     lowest_wins: bool = True  # "Le joueur qui a le moins de points gagne"
     length: int | None = DEALS
-    manche: int | None = DEALS_PER_MANCHE
+    round_deals: int | None = DEALS_PER_MANCHE
     figures: tuple[Figure, ...] = FIGURES
-
-    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
-        """Everyone plays for himself."""
-        return alone(players)
+    default_rules: Rules = Rules()
+    words: Words = WORDS
 
     def explain_deal(
         self, record: Record[Rules, Deal], standings: Standings, number: int
@@ -192,16 +196,12 @@ class Bombu:
         places: the deal alone (no deal's price depends on another's)."""
         return tuple(_explain_deal(record.deals[number - 1], standings.deals[number - 1].deltas))
 
-    def bids_now(self, record: Record[Rules, Deal], standings: Standings) -> tuple[BidOutcome, ...]:
-        """No bids: the contract is the dealer's choice."""
-        return ()
-
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat: capots, Réussite first and second places, and each contract's
         bad points with the deals of it played (for the average)."""
         finishes = [d.finish for d in record.deals if d.finish is not None]
         counts: Tally = {
-            "capots": mark_counts(standings, MarkKind.CAPOT, PLAYERS),
+            "capots": mark_counts(standings, Marks.CAPOT, PLAYERS),
             "reussite_first": seat_counts([f[0] for f in finishes], PLAYERS),
             "reussite_second": seat_counts([f[1] for f in finishes], PLAYERS),
         }
@@ -231,14 +231,6 @@ class Bombu:
         if record.rules.contract_order is ContractOrder.FIXED:
             return (list(Contract)[(number - 1) % DEALS_PER_MANCHE].value,)
         return tuple(c.value for c in Contract if c not in others)
-
-    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
-        """Read the flag of `FLAGS` (missing: its default)."""
-        return parse_flags(FLAGS, Rules(), raw)
-
-    def dump_rules(self, rules: Rules) -> dict[str, object]:
-        """Write the flag."""
-        return dump_flags(rules)
 
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> Deal:
         """Read one deal and check that real cards could give these counts."""
@@ -336,8 +328,12 @@ class Bombu:
                 winners_collect(PLAYERS, winners),
                 self.lowest_wins,
             ),
-            manche=None if finished else manche + 1,
-            contracts_left=() if finished else left,
+            # What a scored record adds: the manche being played and its contracts
+            # still to play (none once the game is over).
+            extras={
+                "manche": None if finished else manche + 1,
+                "contracts_left": () if finished else tuple(left),
+            },
         )
 
 
@@ -554,7 +550,7 @@ def deal_deltas(deal: Deal) -> tuple[list[int], tuple[Mark, ...]]:
         # d'autre n'est comptabilisé sur la donne."
         deltas = [0] * PLAYERS
         deltas[capot] = CAPOT_POINTS
-        return deltas, (Mark(MarkKind.CAPOT, capot),)
+        return deltas, (Mark(Marks.CAPOT, capot),)
     if deal.finish is not None:
         deltas = [0] * PLAYERS
         for place, seat in enumerate(deal.finish):
@@ -717,4 +713,4 @@ def _next_rank(rank: Rank, step: int) -> Rank | None:
     return order[position] if 0 <= position < len(order) else None
 
 
-BOMBU_GAME: Final = Bombu()
+GAME: Final = Bombu()
