@@ -16,8 +16,9 @@ from sqlalchemy.exc import InvalidatePoolError
 from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
 from referee.paths import STATIC, TEMPLATES, TRANSLATIONS, data_dir
-from referee.web import DEFAULT_RATE_LIMITS
+from referee.web import DEFAULT_RATE_LIMITS, register
 from referee.web.hosts import HostCheck, hosts_setting, public_url_setting
+from referee.web.session import CheckedOnceSessionInterface
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -191,11 +192,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
-    from referee.web.session import CheckedOnceSessionInterface
-
     app.session_interface = CheckedOnceSessionInterface()
-
-    from referee.web import register
 
     register(app)
     if app.config["AUTO_UPGRADE"]:
@@ -208,9 +205,7 @@ def schema_is_current(app: Flask) -> bool:
     from alembic.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    from referee.extensions import db as database
-
-    with app.app_context(), database.engine.connect() as connection:
+    with app.app_context(), db.engine.connect() as connection:
         current = MigrationContext.configure(connection).get_current_heads()
     heads = ScriptDirectory(str(MIGRATIONS)).get_heads()
     return set(current) == set(heads)

@@ -36,6 +36,7 @@ from referee.engine.records import (
     score_record,
     standings_json,
 )
+from referee.games import GAMES
 
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1
@@ -215,9 +216,9 @@ def judge_command(
     stderr: TextIO,
 ) -> int:
     """Name the card that wins a trick of `cards` (in the order played, from the
-    lead): its position from 1, and in Pitch who takes each point card; or (`as_json`)
+    lead): its position from 1, and who takes each card that scores, where cards do; or (`as_json`)
     `{"winner": i, "points": {card: i}}`, positions from 0. `trump` is None for a
-    game played without one (Bombu), which refuses any. Exit 1 with a message for a
+    game played without one, which refuses any. Exit 1 with a message for a
     card, a count, a trump or house rules that cannot be."""
     from referee.engine.errors import problem
     from referee.games import GAMES
@@ -550,7 +551,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         "--lang", choices=["fr", "en"], dest="explain_lang", help=argparse.SUPPRESS
     )
     judge = command("judge", "say which card wins a trick")
-    judge.add_argument("game", help="boulmous, bombu or pitch")
+    judge.add_argument("game", help=", ".join(GAMES))
     judge.add_argument(
         "cards", nargs="+", metavar="CARD", help="the cards, from the lead (AH, 10S…)"
     )
@@ -558,7 +559,9 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         "--trump", help="the trump (hearts, spades…; no-trump), for a game that has trumps"
     )
     judge.add_argument(
-        "--players", type=_number_from(1, 99, "count", lang), help="how many play (Pitch: 4 or 5)"
+        "--players",
+        type=_number_from(1, 99, "count", lang),
+        help="how many play (where a game has a choice)",
     )
     judge.add_argument("--rules", help="house rules as JSON, as a record writes them")
     judge.add_argument("--json", action="store_true", help='{"winner": i, "points": {…}}')

@@ -147,7 +147,7 @@ document.querySelectorAll("a.lang").forEach((link) => {
 });
 
 // Coming back to a page (back button): the buttons its sending disabled work again
-// (not those the page itself shows disabled: a Réussite card that does not fit).
+// (not those the page itself shows disabled: a card that does not fit).
 window.addEventListener("pageshow", () => {
   document.querySelectorAll("button[data-sending]").forEach((b) => {
     b.disabled = false;

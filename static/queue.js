@@ -180,8 +180,8 @@
   const nextDeal = (form) => {
     const number = form.querySelector("input[name=number]");
     if (!number) return false;
-    // Contracts as pills (Bombu): the one just entered is no longer offered, until
-    // the manche's last is entered (the next manche offers them all again).
+    // Contracts as pills: the one just entered is no longer offered, until the
+    // round's last is entered (the next round offers them all again).
     const contracts = Array.from(form.querySelectorAll(".contract-pills input[name=contract]"));
     const played = contracts.find((i) => i.checked && !i.disabled);
     if (played) {

@@ -1,7 +1,7 @@
 // Referee: a TV's last deal in one line (issue "the table at first sight"), loaded
 // by the TV pages only.
 "use strict";
-// On a big screen the last deal is one line (tables.css); a long one (a Réussite's
+// On a big screen the last deal is one line (tables.css); a long one (a placing's
 // order, five players' points) is written smaller until it fits, down to 20 px,
 // rather than cut. Without JavaScript it ends in an ellipsis.
 (() => {

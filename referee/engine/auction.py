@@ -1,6 +1,6 @@
-"""The one-round auctions of Boulmous and Pitch: calls from the dealer's left to the dealer.
+"""One-round auctions, as bidding games have them: calls from the dealer's left to the dealer.
 
-A call is a bid (an int; Pitch's moon is an int above every number) or None for a
+A call is a bid (an int; a bid above every number is an int above them all) or None for a
 pass. Each game reads and writes its own bids; this module checks what both share:
 one call per player, each bid strictly above the standing one.
 """

@@ -33,7 +33,7 @@ class Suit(StrEnum):
 
     @property
     def same_colour(self) -> Suit:
-        """The other suit of the same colour (whose jack is the off-jack, or left bower)."""
+        """The other suit of the same colour (whose jack some games promote to a trump)."""
         return _SAME_COLOUR[self]
 
 

@@ -28,9 +28,6 @@ MINUS: Final = "\u2212"
 
 #: code -> the step's words (English message id; French in the catalogue).
 EXPLANATIONS: Final[dict[str, str]] = {
-    # Boulmous
-    # Bombu
-    # Pitch
     # Five-handed: each defender scores what the defenders took together.
     # Any game
     "points": N_("Points: {gains}."),

@@ -76,7 +76,7 @@ def read_seat(
 
 def seat_value(value: object, field: str, players: int, problems: list[Problem]) -> int | None:
     """Check one seat number."""
-    # `type() is int` also keeps out booleans; this runs for every point card of a hand.
+    # `type() is int` also keeps out booleans; this runs for every count of every deal.
     if type(value) is not int:
         problems.append(_wrong("seat_not_integer", field, value, empty="seat_missing"))
         return None

@@ -27,7 +27,7 @@ class Flag:
 
     The kind follows the default in the game's `Rules`: a bool is on or off, a
     `StrEnum` is one of its values, an int is a number from `low` to `high`, or one
-    of `numbers` when they are given (Pitch's point variants).
+    of `numbers` when they are given (a game's variants by their number).
     """
 
     name: str

@@ -64,20 +64,20 @@ class BidOutcome:
     """What a bid would give its taker now, from the players' current scores (issue
     18, item 2): made and failed, the stakes it moves, who would win by making it."""
 
-    #: The bid as the record writes it ("4", "boulmous", "moon").
+    #: The bid as the record writes it ("4", or a bid's word).
     bid: str
     #: The taker's (his side's) change when made: at least this (`more`: the tricks
     #: or points taken beyond the bid count too). None: it depends on the score
-    #: (a moon: `reaches`).
+    #: (a bid that sets the scores: `reaches`).
     made: int | None
     more: bool
-    #: The change when failed; None: the game is lost (a failed moon).
+    #: The change when failed; None: the game is lost.
     failed: int | None
     #: Failed, the tricks taken are kept on top (a house rule).
     plus_taken: bool = False
     #: Stakes each other player pays the taker when made, and he pays each when failed.
     stakes: int = 0
-    #: Where a moon takes each seat's score when made (None: not a moon).
+    #: Where the bid takes each seat's score when made (None: it adds, as most do).
     reaches: tuple[int, ...] | None = None
     #: The seats that, bidding it and making it, would win the game now.
     wins: tuple[int, ...] = ()
@@ -104,8 +104,8 @@ class Standings:
     next_dealer: int | None
     money: Money | None = None
     #: The game's own figures of the standings, by the names a scored record gives
-    #: them (`referee score`): Boulmous' boîtes per seat, Bombu's manche and the
-    #: contracts left in it. Shared code copies them; the game's home shows them.
+    #: them (`referee score`): counts per seat, the round being played, what is left
+    #: in it. Shared code copies them; the game's home shows them.
     extras: Mapping[str, object] = field(default_factory=dict)
 
 
@@ -126,11 +126,11 @@ class Game(Generic[R, D]):
     #: record with no flags plays by.
     flags: tuple[Flag, ...] = ()
     default_rules: R
-    #: Bad points: the lowest total leads (Bombu), whatever the house rules.
+    #: Bad points: the lowest total leads, whatever the house rules.
     lowest_wins: bool = False
-    #: Deals in a full game when it has a fixed length (Bombu: 24), else None.
+    #: Deals in a full game when it has a fixed length (24 deals), else None.
     length: int | None = None
-    #: Deals in a round, each round with one dealer (Bombu's manche), else None.
+    #: Deals in a round, each round with one dealer (the game's word for it is its own), else None.
     round_deals: int | None = None
     #: The figures of `tally`, in the order a statistics page shows them.
     figures: tuple[Figure, ...] = ()
@@ -149,7 +149,7 @@ class Game(Generic[R, D]):
 
     def contracts_for(self, record: Record[R, D], number: int) -> tuple[str, ...]:
         """The contracts deal `number` (from 1; one past the last: the next deal) may
-        be, where a deal's contract is chosen among a set (Bombu); else empty."""
+        be, where a deal's contract is chosen among a set; else empty."""
         del record, number
         return ()
 
@@ -171,7 +171,7 @@ class Game(Generic[R, D]):
         """Read one deal as entered; raise `RulesError` for what no deal could be.
 
         `players` are the names in seat order, so that messages can name a player;
-        `rules` are the game's flags (Pitch's point cards depend on its variant).
+        `rules` are the game's flags (a variant may change what a deal holds).
         """
         raise NotImplementedError
 
@@ -189,8 +189,8 @@ class Game(Generic[R, D]):
         return ()
 
     def tally(self, record: Record[R, D], standings: Standings) -> Tally:
-        """The game's telling figures, one count per seat (bids taken, boîtes,
-        capots, moons…), under the keys the game declares in `figures`: what a
+        """The game's telling figures, one count per seat (bids taken, failed
+        bids, feats…), under the keys the game declares in `figures`: what a
         table's statistics add up person by person."""
         del record, standings
         return {}
@@ -212,7 +212,7 @@ Tally = dict[str, tuple[int, ...]]
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """One of a game's telling figures: a count (`bids`, `capots`), or, when `per`
+    """One of a game's telling figures: a count (`bids`, `made`), or, when `per`
     names another count, an average (points of a contract per deal of it)."""
 
     key: str

@@ -138,7 +138,7 @@ FIELD_NAMES: Final[dict[str, str]] = {
 
 
 #: What the record names with a key, in the players' words: contracts, trumps,
-#: point cards (English, French).
+#: cards (English, French); each game adds its own (`referee.engine.words`).
 WORDS: Final[dict[str, str]] = {
     "no-trump": N_("no trump"),
     "spades": N_("spades"),
@@ -256,7 +256,7 @@ def render(
 
 
 def _words(value: object, lang: str, quoted: bool) -> object:
-    """A record key (a contract, a point card, a trump) in the player's words, and
+    """A record key (a contract, a card, a trump) in the player's words, and
     `null`, `true`, `false` as the table says them; any other input quoted as it
     was given (when `quoted`)."""
     if isinstance(value, str) and value in WORDS:

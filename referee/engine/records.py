@@ -31,8 +31,8 @@ STAKE_PLACES: Final = 2
 MAX_STAKE: Final = Decimal(10_000)
 #: A stake as the record writes it: ASCII digits, a point, at most two decimals.
 STAKE_PATTERN: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,2})?", re.ASCII)
-#: The longest game a table can reach (docs/RULES.md): Bombu is 24 deals, and a
-#: Boulmous or Pitch game of more than 300 deals is not a real game.
+#: The longest game a table can reach (docs/RULES.md): a game of a fixed length has
+#: far fewer deals, and one of more than 300 deals is not a real game.
 MAX_DEALS: Final = 300
 #: The largest record text read (a finished 24-deal game is about 4 KB).
 MAX_RECORD_BYTES: Final = 1024 * 1024

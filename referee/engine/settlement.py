@@ -16,7 +16,7 @@ from enum import StrEnum
 class StakePer(StrEnum):
     """What a stake is paid for (the record's `stake_per`)."""
 
-    #: The stakes of each game's rulings: the winner collects, Boulmous' boîtes…
+    #: The stakes of each game's rulings: the winner collects, a failed bid pays…
     GAME = "game"
     #: Every pair of players settles the difference of their scores times the stake.
     POINT = "point"
@@ -59,7 +59,7 @@ def net_balances(players: int, payments: Iterable[Payment], stake: Decimal) -> t
 
 
 def winners_collect(players: int, winners: Iterable[int]) -> list[Payment]:
-    """Each player who did not win pays each winner one stake (Bombu's and Pitch's stakes)."""
+    """Each player who did not win pays each winner one stake (most games' stakes)."""
     won = set(winners)
     return [
         Payment(seat, winner, 1)
@@ -72,7 +72,7 @@ def winners_collect(players: int, winners: Iterable[int]) -> list[Payment]:
 def by_points(scores: Sequence[int], lowest_wins: bool) -> list[Payment]:
     """Stakes by the point (docs/RECORD-FORMAT.md, `stake_per: "point"`): every pair of
     players settles the difference of their scores, the one behind paying the one
-    ahead; where the lowest total wins (Bombu) the sign turns. A seat's net is then
+    ahead; where the lowest total wins the sign turns. A seat's net is then
     the stake times the sum of its differences with every other seat: zero-sum, and
     exact, since whole points are counted before the stake multiplies them. Team
     mates have the same score and settle nothing between them."""

@@ -3,8 +3,8 @@
 Nothing is stored but what players entered: the games' records and who each seat
 was (a table's people). From them: per person, games, wins and win rate, the money
 won or lost and how it went game after game; per game type the figures that game
-declares (`Game.figures`, counted by `Game.tally`: Boulmous' bids and boîtes,
-Bombu's capots and Réussite places, Pitch's bids, sets and moons); and head to head,
+declares (`Game.figures`, counted by `Game.tally`: bids taken and made, failed
+bids, places, the game's feats); and head to head,
 how often one person finished ahead of another.
 
 "Finished ahead" is read on finished games only: a winner is ahead of everyone who

@@ -1,7 +1,7 @@
 """A game's words: what players read of it, as the one catalogue's message ids.
 
 Each game declares its own (`Game.words`): its refusals, the names of its fields,
-the words of what its record names (contracts, point cards), its explanation
+the words of what its record names (contracts, cards), its explanation
 steps and its marks. Registering a game (`referee.games.register`) puts them in
 the shared tables the engine renders from (`referee.engine.messages`,
 `referee.engine.explain`), so that shared code renders a game's message by its code

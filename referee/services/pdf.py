@@ -27,6 +27,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, Final
 
+from referee.geometry import css
 from referee.paths import STATIC
 
 #: A page that uses the sheets' fonts and suit signs, rendered once to warm the caches.
@@ -63,8 +64,6 @@ def _style() -> tuple[Any, Any]:
     """print.css, parsed, and the font configuration it was parsed with."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
-
-    from referee.geometry import css
 
     fonts = FontConfiguration()
     text = (STATIC / "print.css").read_text(encoding="utf-8") + css()
@@ -171,7 +170,7 @@ class Renderer:
         than the next. A renderer process started later warms up on it too.
 
         With `wait`, return once the renderer process is warm (or `wait` seconds
-        passed): a server's worker starts answering only then (issue 19: a sheet
+        gone): a server's worker starts answering only then (issue 19: a sheet
         asked in the first seconds took 650 ms, waiting for this). True if warm.
         """
         self._warm_up = html

@@ -14,7 +14,24 @@ from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from referee.services import limits
+from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
+from referee.web import (
+    assets,
+    bidi,
+    board,
+    catalog,
+    fragments,
+    games,
+    homes,
+    main,
+    pages,
+    share,
+    sheets,
+    tables,
+    tools,
+)
 from referee.web.cache import GZIP_LEVEL, LRU, PAGES_KEPT, CachedPage, SharedPages, SharedRows
+from referee.web.format import register_filters
 from referee.web.homes import HOMES, HomeTemplates
 
 #: Which limit each write counts against (per client address and minute); the rest
@@ -48,7 +65,6 @@ NO_STORE = frozenset(
         "games.import_game",
         "share.share",
         "tools.trick",
-        "tools.reussite",
         # A table's players' pages carry its link, its games' links or forms.
         "tables.new",
         "tables.show",
@@ -58,6 +74,8 @@ NO_STORE = frozenset(
         "tables.import_table",
     }
 )
+# A game's own tools at the table carry forms too.
+NO_STORE |= {endpoint for home in HOMES.values() for endpoint, _words in home.tools}
 #: Pages smaller than this are sent as they are (gzip's own headers would not pay).
 COMPRESS_FROM = 1024
 #: HTTPS only, for a year, once the app is served over HTTPS (REFEREE_HTTPS=1).
@@ -75,22 +93,6 @@ CONTENT_SECURITY_POLICY = (
 
 def register(app: Flask) -> None:
     """Attach the blueprints, the error pages and the security headers."""
-    from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
-    from referee.web import (
-        assets,
-        bidi,
-        board,
-        catalog,
-        fragments,
-        games,
-        main,
-        pages,
-        share,
-        sheets,
-        tables,
-        tools,
-    )
-    from referee.web.format import register_filters
 
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
@@ -125,6 +127,7 @@ def register(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     # Globals (not a context processor) so that imported macros see them too.
     app.jinja_env.globals.update(catalog.TEMPLATE_GLOBALS)
+    app.jinja_env.globals.update(homes.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows"] = board.history_rows
     app.jinja_env.globals["kept"] = fragments.kept
     app.jinja_env.globals["JUST_MARK"] = pages.JUST_MARK

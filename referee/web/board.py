@@ -166,14 +166,14 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     scores = standings.scores
     low = rules.lowest_wins
     by_score = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
-    # The winners first: at the target, the rules may crown a lower total (a bidder
-    # who made his bid ahead of his partner, five-handed Pitch).
+    # The winners first: at the target, the rules may crown a lower total (a taker
+    # who made his bid ahead of his partner of the hand).
     ranking = sorted(by_score, key=lambda s: s not in standings.winners)
     best = scores[by_score[0]]
     leaders = [s for s in range(players) if scores[s] == best] if rows else []
     if standings.finished:
         # The game's winners lead, whatever the totals: five-handed, a partner at the
-        # target beside the bidder who went out first did not win.
+        # target beside the taker who went out first did not win.
         leaders = sorted(standings.winners)
     teams = list(sides) if any(len(side) > 1 for side in sides) else None
     firsts = [side[0] for side in sides]  # a side is ranked once, by its first seat

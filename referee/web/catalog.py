@@ -3,7 +3,7 @@ game's home, for the templates.
 
 The engine names things in the record format's words; this module gives each the
 words a player reads, in French or English (lazy, so the locale is the request's).
-A game's own words (its name, contracts, point cards, house rules) are its
+A game's own words (its name, contracts, cards, house rules) are its
 package's (`referee/games/<key>/`).
 """
 
@@ -17,13 +17,6 @@ from flask_babel import lazy_gettext as _l
 from referee.engine.settlement import StakePer
 from referee.engine.words import MARKS
 from referee.games import GAMES
-from referee.web.home import Home
-from referee.web.homes import HOMES, home_of, summary
-
-
-def home(game: Any) -> Home:
-    """The home of a game row, or of a game's key (for templates)."""
-    return home_of(game if isinstance(game, str) else game.game)
 
 
 def default_rules(game: str) -> dict[str, Any]:
@@ -50,11 +43,8 @@ def mark_word(kind: str) -> str:
 
 CURRENCIES = ("EUR", "CHF", "GBP", "USD", "CAD")
 
-#: What every template may use.
+#: What every template may use (the games' homes add theirs: `referee.web.homes`).
 TEMPLATE_GLOBALS: dict[str, Any] = {
-    "HOMES": HOMES,
-    "home": home,
-    "deal_summary": summary,
     "SUITS": SUITS,
     "mark_word": mark_word,
     # What a stake is paid for, as the engine names it ("game", "point").

@@ -1,9 +1,9 @@
 """What the deal being entered gives, in one line, before Record (the deal form's bar).
 
-Team games speak per team ("Ana & Chloé +5 · Bruno & David −6"); five-handed Pitch per
-side of the hand (bidder and partner, then the defenders), with the game's short
-reasons when a rule surprises (the home's `preview_notes`); a deal that ends the game
-says so ("This deal ends the game: Ana wins").
+Team games speak per team ("Ana & Chloé +5 · Bruno & David −6"); a game whose
+hand makes its own sides per side of the hand (taker and partner, then the
+defenders), with the game's short reasons when a rule surprises (the home's
+`preview_notes`); a deal that ends the game says so ("This deal ends the game: Ana wins").
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
 from referee.engine.settlement import StakePer
 from referee.web.catalog import CURRENCIES, default_rules
-from referee.web.homes import home_of
+from referee.web.home import Flag
 
 MAX_PLAYERS = 5
 #: A whole number as a form sends it: ASCII digits only (no ²,①, ٣, 1_0 or +1,
@@ -40,7 +40,7 @@ STAKES_PER = tuple(per.value for per in StakePer)
 
 def stake_of(text: str | None) -> str | None:
     """The stake typed on the form, as the record writes it ("0,50" -> "0.50"); what is
-    not written like money is passed on as typed, for the engine to refuse."""
+    not written like money goes on as typed, for the engine to refuse."""
     text = (text or "").strip()
     if not text:
         return None
@@ -113,10 +113,11 @@ def values_of(form: Mapping[str, str]) -> dict[str, str]:
     return {key: value for key, value in form.items() if key != "csrf_token"}
 
 
-def rules_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
-    """The house rules as chosen; the engine checks them."""
+def rules_from_form(flags: Iterable[Flag], form: Mapping[str, str]) -> dict[str, Any]:
+    """The house rules as chosen among a game's `flags` (its home's); the engine
+    checks them."""
     rules: dict[str, Any] = {}
-    for flag in home_of(game).flags:
+    for flag in flags:
         text = form.get(f"rule_{flag.name}")
         if flag.kind == "bool":
             rules[flag.name] = text == "on"

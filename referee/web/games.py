@@ -35,6 +35,7 @@ from referee.services import games as service
 from referee.services import tables
 from referee.services.games import Scored
 from referee.web.board import Row, build
+from referee.web.browser import my_tokens, phone_id, remember
 from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.dealwords import DealWords, words_of
@@ -50,7 +51,6 @@ from referee.web.forms import (
     whole,
 )
 from referee.web.homes import home_of
-from referee.web.main import my_tokens, phone_id, remember
 from referee.web.pages import (
     Page,
     download,
@@ -83,14 +83,14 @@ def new() -> Page:
     errors: dict[str, list[str]] = {}
     rules = default_rules(key)
     if request.method == "POST":  # an unticked box is absent from the post: read it only then
-        rules.update(rules_from_form(key, request.form))
+        rules.update(rules_from_form(home_of(key).flags, request.form))
     if request.method == "POST":
         if form.validate_on_submit():
             settings = service.Settings(
                 game=key,
                 players=form.names(),
                 first_dealer=form.dealer(),
-                rules=rules_from_form(key, request.form),
+                rules=rules_from_form(home_of(key).flags, request.form),
                 stake=stake_of(form.stake.data),
                 currency=form.currency.data,
                 place=(form.place.data or "").strip() or None,
@@ -235,7 +235,7 @@ def _deal_page(
         preview_ends=preview_words.ends if preview_words else None,
         editing=editing,
         dealer=_dealer_of(game, standings, number),
-        contracts_left=_contracts_offered(game, scored, number),
+        offered=_contracts_offered(game, scored, number),
         taken=taken,
         bid_outcomes=() if editing else GAMES[game.game].bids_now(scored.record, standings),
     )
@@ -285,7 +285,7 @@ def deal(token: str) -> Page:
             return redirect(url_for("games.show", token=token))
         contract = request.args.get("contract", "")
         offered = _contracts_offered(game, scored, number)
-        if not contract and len(offered) == 1:  # the manche's last (or a fixed order)
+        if not contract and len(offered) == 1:  # the last one left (or a fixed order)
             contract = offered[0]
         values = {"key": uuid.uuid4().hex, "contract": contract}
         return _deal_page(game, values, number=number, scored=scored)

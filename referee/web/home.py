@@ -169,7 +169,7 @@ class Home(ABC):
 
     def deal_sides(self, deal: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together in this deal, as the deal form's preview speaks of it:
-        the game's sides, unless a hand makes its own (five-handed Pitch)."""
+        the game's sides, unless a hand makes its own (a called partner)."""
         return self.sides(players)
 
     def preview_notes(
@@ -188,17 +188,17 @@ class Home(ABC):
 
     def stage(self, standings: Standings) -> str | None:
         """Where the game stands beyond its totals, in one line beside the next
-        dealer (Bombu: "Manche 2 of 4"); None: nothing to say."""
+        dealer (the round being played); None: nothing to say."""
         del standings
         return None
 
     def stage_hint(self, standings: Standings) -> str | None:
-        """A line of help under it (Bombu: the contracts left in the manche)."""
+        """A line of help under it (what is left to play in the round)."""
         del standings
         return None
 
     def seat_note(self, standings: Standings, seat: int) -> str | None:
-        """A short note beside a player's total (Boulmous: his boîtes), if any."""
+        """A short note beside a player's total (his failed bids), if any."""
         del standings, seat
         return None
 
@@ -208,7 +208,7 @@ class Home(ABC):
         return str(number)
 
     def point_card_word(self, card: str) -> Any:
-        """A point card (the trick judge's verdict) in the player's words."""
+        """A card that scores (the trick judge's verdict) in the player's words."""
         return card
 
     @property
@@ -236,13 +236,13 @@ class Home(ABC):
         return values
 
     def completed(self, values: Values, rules: Any) -> Values | None:
-        """The entries with what a "fill in" button of the form asked for (Pitch's
+        """The entries with what a "fill in" button of the form asked for (such as
         "the rest"), to be shown again without recording; None: no such button."""
         return None
 
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """Judge one trick typed as cards in play order: `{"winner": index}`, and for a
-        game with point cards `{"points": [(card, index), ...]}`. Raise RulesError or
+        game with cards that score `{"points": [(card, index), ...]}`. Raise RulesError or
         ValueError for what cannot be judged."""
         raise ValueError("this game has no trick judge")
 

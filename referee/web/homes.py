@@ -35,6 +35,11 @@ def home_of(key: str) -> Home:
     return HOMES[key]
 
 
+def home(game: Any) -> Home:
+    """The home of a game row, or of a game's key (for templates)."""
+    return home_of(game if isinstance(game, str) else game.game)
+
+
 def summary(game: Any, deal: Mapping[str, Any]) -> Markup:
     """How a deal reads in one line, in the current language (the game's macro)."""
     macro = get_template_attribute(home_of(game.game).template("summary"), "summary")
@@ -61,6 +66,9 @@ class HomeTemplates(BaseLoader):
             for name in FileSystemLoader(str(home.template_folder)).list_templates()
         )
 
+
+#: What templates may use of the homes.
+TEMPLATE_GLOBALS: dict[str, Any] = {"HOMES": HOMES, "home": home, "deal_summary": summary}
 
 for _package in PACKAGES:
     register(importlib.import_module(f"referee.games.{_package}.home").HOME)

@@ -1,7 +1,7 @@
 """The deal table of a score sheet, laid out as lines for WeasyPrint.
 
 WeasyPrint spends a millisecond or so styling, laying out and drawing each box
-and each line of text (measured on the 24-deal Bombu sheet), and a table with a
+and each line of text (measured on the longest sheet, 24 deals), and a table with a
 cell per figure was half of a sheet's time. So a table row here holds a block of
 deals (a round of the game, else five deals), each of its cells one line per deal,
 and all the figures of a deal are one line of a fixed-width font (DejaVu Sans
@@ -54,7 +54,7 @@ _SPACES = re.compile(r"[ \t\r\n]+")
 #: A space outside any tag: where a description may break.
 _BREAK = re.compile(r" (?![^<]*>)")
 #: Spaces that must not break: after "·", after a number ("3 ♥", "2 tricks") and
-#: after a Réussite place ("2. Ana").
+#: after a place ("2. Ana").
 _GLUE = re.compile(r"(?<= ·) |(?<=\d) |(?<=\d\.) ")
 
 
@@ -98,13 +98,13 @@ class Block:
     dealer: int  # the seat that dealt the block's first deal
     numbers: str  # the deal numbers, a line each
     dealers: str  # who dealt each deal
-    deals: Markup  # what was played and its marks (boîte, capot, moon…)
+    deals: Markup  # what was played and its marks
     figures: str  # per deal, each side's points and running total
 
 
 @dataclass(frozen=True)
 class Ledger:
-    """The deal table: its sides (players, or Pitch's teams) and blocks of deals."""
+    """The deal table: its sides (players, or teams) and blocks of deals."""
 
     sides: list[str]
     width: int  # characters of a side's figures, its spaces included
@@ -122,7 +122,7 @@ class Ledger:
 def wrap(text: Markup, room: float) -> list[Markup]:
     """`text` in lines at most `room` mm wide (tags take none), broken at spaces.
 
-    A "·" stays with the word after it, a number with its noun and a Réussite
+    A "·" stays with the word after it, a number with its noun and a
     place with its player, so that a line never ends on a dot or a figure; a word
     wider than a line has a line of its own (the cell clips it).
     """

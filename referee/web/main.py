@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 import unicodedata
 from datetime import date
 from functools import cache
@@ -30,40 +29,15 @@ from referee.engine.messages import LANGUAGES
 from referee.engine.records import load_record
 from referee.games import GAMES
 from referee.services import games as service
+from referee.web.board import build
+from referee.web.browser import my_tokens
 from referee.web.forms import more_options_open
+from referee.web.pages import game_chart
+from referee.web.tables import my_tables
 
 bp = Blueprint("main", __name__)
 # The new-game form asks whether to unfold its "More options" (templates/new.html).
 bp.add_app_template_global(more_options_open)
-
-#: How many games a browser remembers.
-REMEMBERED = 50
-
-
-def remember(token: str) -> None:
-    """Put a game at the top of this browser's list (kept in the signed session cookie)."""
-    tokens = session.get("games", [])
-    if tokens[:1] == [token]:
-        return  # already first: leave the cookie alone
-    session["games"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
-    session.permanent = True
-
-
-def phone_id() -> str:
-    """This phone's own id (random, in its session): which phone recorded a deal, so
-    that another one confirms it."""
-    phone = session.get("phone")
-    if not isinstance(phone, str) or not 8 <= len(phone) <= 32:
-        phone = secrets.token_hex(8)
-        session["phone"] = phone
-        session.permanent = True
-    return phone
-
-
-def my_tokens() -> list[str]:
-    """The tokens of the games this browser created or opened."""
-    tokens = session.get("games", [])
-    return [t for t in tokens if isinstance(t, str)][:REMEMBERED]
 
 
 @bp.app_template_filter("short_day")
@@ -77,8 +51,6 @@ def short_day(value: date) -> str:
 def home() -> str:
     """What to do first (a new game), the three games with a picture and a sample
     each, and the games and tables of this browser (in progress first, newest first)."""
-    from referee.web.tables import my_tables  # tables import this module
-
     games = service.games_of(my_tokens())
     return render_template(
         "home.html",
@@ -113,9 +85,6 @@ def sample(key: str) -> str:
     """A finished game of `key` to look at before typing any name: its scoreboard,
     drawn from a record bundled in the package, as a spectator sees it. Nothing is
     stored: a stranger's visit leaves no game in the database."""
-    from referee.web.board import build  # the game pages import this module
-    from referee.web.pages import game_chart
-
     if key not in GAMES or not (SAMPLES / f"{key}.json").is_file():
         abort(404)
     game = service.transient_game(sample_record(key))

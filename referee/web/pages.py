@@ -22,6 +22,7 @@ from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
 from referee.web.board import Reasons, build, share_rows
+from referee.web.browser import phone_id
 from referee.web.cache import CachedPage
 from referee.web.chart import chart
 
@@ -46,7 +47,7 @@ def load_shown(token: str) -> tuple[Game, list[dict[str, Any]]]:
 
 
 def engine_rules(game: Game) -> Any:
-    """The game's rules as the engine reads them (Pitch's variant decides the form)."""
+    """The game's rules as the engine reads them (a variant may decide the form)."""
     return service.scored(game).rules
 
 
@@ -97,8 +98,6 @@ def render_game_page(
     agreement = service.agreement(game) if game.confirm_deals else None
     pending: list[int] = []
     if agreement is not None and game.confirm_deals and not spectator:
-        from referee.web.main import phone_id
-
         pending = agreement.pending(phone_id())
     page = render_template(
         "game.html",

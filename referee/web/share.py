@@ -21,9 +21,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.services import games as service
 from referee.web import follow
+from referee.web.browser import remember
 from referee.web.cache import CachedPage, cached_page, game_page_key
 from referee.web.hosts import public_url
-from referee.web.main import remember
 from referee.web.pages import game_page_tag, load, load_shown, render_game_page
 
 bp = Blueprint("share", __name__)

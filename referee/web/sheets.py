@@ -13,10 +13,12 @@ from flask import (
     get_template_attribute,
     request,
 )
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 
 from referee.engine.errors import RulesError
+from referee.engine.messages import LANGUAGES
+from referee.engine.records import parse_record
 from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
@@ -27,7 +29,7 @@ from referee.web.chart import COLOURS
 from referee.web.forms import rules_from_form, whole
 from referee.web.homes import HOMES, home_of
 from referee.web.ledger import ledger_of
-from referee.web.pages import download, file_name, game_chart, load
+from referee.web.pages import download, file_name, game_chart, load, render_game_page
 
 bp = Blueprint("sheets", __name__)
 
@@ -63,7 +65,7 @@ def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
 
 def blank_html(key: str, names: list[str], first_dealer: int, rules: Any, size: str) -> str:
     """A blank sheet for `key` with the players' names filled in (`rules`: the
-    engine's, which decide the columns of some games, Pitch's point cards)."""
+    engine's, which decide the columns of some games)."""
     from flask import render_template
 
     this = home_of(key)
@@ -105,12 +107,6 @@ def warm(app: Flask, wait: float = 0.0) -> None:
     font measures); then the PDF renderer, WeasyPrint loaded by drawing one of those
     sheets. With `wait` (a server's worker, before it answers anyone), until the
     renderer is warm too, at most `wait` seconds."""
-    from flask_babel import force_locale
-
-    from referee.engine.messages import LANGUAGES
-    from referee.engine.records import parse_record
-    from referee.web.pages import render_game_page
-
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)
     game = service.transient_game(parse_record(warm_game()))
@@ -166,13 +162,13 @@ def blank_from_form() -> Response | tuple[str, int]:
     if len(names) not in counts:
         return _("Fill in the players' names first."), 422
     first = whole(request.form.get("first_dealer")) or 0
-    rules = blank_rules(key, rules_from_form(key, request.form))
+    rules = blank_rules(key, rules_from_form(home_of(key).flags, request.form))
     html = blank_html(key, names, first % len(names), rules, "a4")
     slug = "-".join([key, "blank", *names]).lower()
-    return pdf_response(renderer().render(html), _ascii(slug) + ".pdf")
+    return pdf_response(renderer().render(html), ascii_name(slug) + ".pdf")
 
 
-def _ascii(text: str) -> str:
+def ascii_name(text: str) -> str:
     import re
     import unicodedata
 

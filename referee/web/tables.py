@@ -35,12 +35,13 @@ from referee.services import games as game_service
 from referee.services import tables as service
 from referee.web import follow
 from referee.web.board import Board, build
+from referee.web.browser import REMEMBERED, remember
 from referee.web.forms import messages_of
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
-from referee.web.main import REMEMBERED, remember
 from referee.web.pages import Page, download, load_shown
 from referee.web.share import links_page
+from referee.web.sheets import ascii_name, pdf_response, renderer
 from referee.web.statistics import statistics_page
 
 bp = Blueprint("tables", __name__)
@@ -343,8 +344,6 @@ def evening_view(view_token: str, day: str) -> str:
 
 
 def _evening_sheet(table: Table, day: str) -> Response:
-    from referee.web.sheets import pdf_response, renderer
-
     found = _evening(table, day)
     html = render_template("pdf/evening.html", table=table, evening=found, page_size="A4")
     return pdf_response(renderer().render(html), f"evening-{found.key}.pdf")
@@ -375,9 +374,7 @@ def statistics_view(view_token: str) -> str:
 
 
 def _slug(table: Table) -> str:
-    from referee.web.sheets import _ascii
-
-    return _ascii(table.name) or "table"
+    return ascii_name(table.name) or "table"
 
 
 @bp.get("/t/<token>/export.json")

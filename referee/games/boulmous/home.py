@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from referee.engine.cards import parse_cards
+from referee.engine.cards import Card, Suit, parse_cards
 from referee.engine.game import Standings
 from referee.games.boulmous import rules as boulmous
 from referee.web.home import Home, Values, counts, form_value, put
@@ -110,8 +110,6 @@ class Boulmous(Home):
 
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """24 cards: 9 to the ace of each suit."""
-        from referee.engine.cards import Card, Suit
-
         return [[str(Card(rank, suit)) for rank in boulmous.RANKS] for suit in Suit]
 
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:

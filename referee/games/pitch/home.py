@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _pl
 
-from referee.engine.cards import Suit
+from referee.engine.cards import Card, Rank, Suit
 from referee.games.pitch import rules as pitch
 from referee.web.home import Home, Values, form_value, put, together
 
@@ -190,8 +190,6 @@ class Pitch(Home):
     def judge_deck(self, rules: Any) -> list[list[str]]:
         """52 cards (only trumps may be played: the judge says so), and the jokers
         where the variant has them."""
-        from referee.engine.cards import Card, Rank
-
         rows = [[str(Card(rank, suit)) for rank in sorted(Rank)] for suit in Suit]
         if rules.variant.jokers:
             rows.append([str(pitch.Joker.HIGH), str(pitch.Joker.LOW)])

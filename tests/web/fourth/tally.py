@@ -2,8 +2,8 @@
 points they made in a deal; the first to the target (10) wins.
 
 It is registered the way any game would be: its rules beside the engine's `GAMES`,
-its home beside the app's `HOMES` (`referee.web.homes`), its templates in its own folder. Nothing under
-`referee/` knows of it.
+its home beside the app's `HOMES` (`referee.web.homes`), its templates in its own
+folder. Nothing under `referee/` knows of it.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.explain import gains, step
 from referee.engine.fields import read_counts, read_object, read_seat
 from referee.engine.flags import Flag, parse_flags
 from referee.engine.game import (
     DealResult,
-    Game,
     Figure,
+    Game,
     Mark,
     MarkKind,
     Record,
@@ -61,15 +62,10 @@ class Tally(Game[Rules, Deal]):
         """No bids in Tally."""
         return ()
 
-    def explain(self, record: Record[Rules, Deal], standings: Standings) -> Any:
-        """Each deal: the points each player wrote down."""
-        from referee.engine.explain import gains, step
-
-        seats = range(len(record.players))
-        return tuple(
-            (step("points", result.deltas, gains=gains(result.deltas, seats)),)
-            for result in standings.deals
-        )
+    def explain_deal(self, record: Record[Rules, Deal], standings: Standings, number: int) -> Any:
+        """A deal: the points each player wrote down."""
+        deltas = standings.deals[number - 1].deltas
+        return (step("points", deltas, gains=gains(deltas, range(len(record.players)))),)
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Counts:
         full = [0] * len(record.players)
