@@ -120,7 +120,7 @@ def register(app: Flask) -> None:
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # A game's templates are the app's (templates/<key>/), or its home's own folder.
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
-    assets.register(app)
+    assets.register(app, HOMES)
     # Block tags take no line of their own in the page, nor their indentation: the
     # pages stay small (the deal forms are mostly loops of pills).
     app.jinja_env.trim_blocks = True

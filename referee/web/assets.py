@@ -23,10 +23,13 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Flask, Response, request
+from flask import Flask, Response, abort, request
+
+from referee.web.home import Home
 
 #: What a comment line is, per kind of file (whole lines only).
 _COMMENT = {
@@ -57,10 +60,21 @@ def lean(text: str, suffix: str) -> str:
     return _INDENT.sub("", _COMMENT[suffix].sub("", text))
 
 
-def register(app: Flask) -> None:
+def register(app: Flask, games: Mapping[str, Home]) -> None:
     """Serve `static/*.js` and `static/*.css` lean, every other static file as is, all
-    of them under fingerprinted addresses."""
+    of them under fingerprinted addresses; a game's own files (its home's `assets`,
+    `games`: the homes by key, as registered) as `games/<key>/<file>`."""
     folder = Path(app.static_folder or "static")
+
+    def path_of(filename: str) -> Path | None:
+        """The file an address names: in the app's folder, or in a game's."""
+        parts = filename.split("/")
+        if len(parts) == 1:
+            return folder / filename
+        if len(parts) == 3 and parts[0] == "games" and parts[1] in games and parts[2]:
+            return games[parts[1]].static_folder / parts[2]
+        return None
+
     made: dict[str, Asset] = {}
     #: When each file was last looked at, and what it was then.
     looked: dict[str, tuple[float, Asset | None]] = {}
@@ -78,8 +92,8 @@ def register(app: Flask) -> None:
         return found
 
     def look(filename: str) -> Asset | None:
-        path = folder / filename
-        if "/" in filename or not path.is_file():
+        path = path_of(filename)
+        if path is None or not path.is_file() or path.name.startswith("."):
             return None
         mtime = path.stat().st_mtime
         found = made.get(filename)
@@ -100,6 +114,8 @@ def register(app: Flask) -> None:
             response = Response(status=304)
         elif Path(filename).suffix in _TYPES:
             response = Response(found.text, mimetype=_TYPES[Path(filename).suffix])
+        elif "/" in filename:
+            abort(404)  # a game's folder holds only its styles and scripts
         else:
             response = app.send_static_file(filename)
         response.set_etag(found.etag)

@@ -119,6 +119,9 @@ class Home(ABC):
     #: The folder of this home's templates (`deal.html`, `summary.html`…): its
     #: package's `templates/`.
     template_folder: ClassVar[Path]
+    #: The files of its package's `static/` that its deal form loads (its own
+    #: styles and script), served as `static/games/<key>/<file>` (`web.assets`).
+    assets: ClassVar[tuple[str, ...]] = ()
     #: A short record of the game with a deal and a stake (the sheets warm up on it).
     sample: ClassVar[dict[str, Any] | None] = None
     #: The game's own pages (its tools at the table), registered with the app, and
@@ -128,6 +131,15 @@ class Home(ABC):
     tools: ClassVar[tuple[tuple[str, Any], ...]] = ()
     #: The words of the game's statistics (`Game.figures`' keys), as players say them.
     figure_words: ClassVar[Mapping[str, Any]] = {}
+
+    @property
+    def static_folder(self) -> Path:
+        """The folder of the files of `assets`: beside the templates' folder."""
+        return self.template_folder.parent / "static"
+
+    def asset(self, name: str) -> str:
+        """One of `assets` as `url_for('static', filename=...)` names it."""
+        return f"games/{self.key}/{name}"
 
     @property
     def engine(self) -> Game[Any, Any]:

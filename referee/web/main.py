@@ -32,6 +32,7 @@ from referee.services import games as service
 from referee.web.board import build
 from referee.web.browser import my_tokens
 from referee.web.forms import more_options_open
+from referee.web.homes import HOMES
 from referee.web.pages import game_chart
 from referee.web.tables import my_tables
 
@@ -137,6 +138,7 @@ def service_worker() -> Response:
     names = _STATIC_LIST.search(text)
     if names is not None:
         files = re.findall(r'"/static/([^"]+)"', names.group(1))
+        files += [home.asset(name) for home in HOMES.values() for name in home.assets]
         urls = [url_for("static", filename=name) for name in files]
         listed = ", ".join(f'"{url}"' for url in urls)
         text = text.replace(names.group(0), f"const STATIC = [{listed}];")

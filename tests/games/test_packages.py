@@ -80,16 +80,7 @@ def test_no_shared_line_names_a_game() -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if pattern.search(line)
     ]
-    # Issue 39 is under way: what is left are the deal forms' scripts and styles of
-    # two games, still in the shared static/app.js and static/app.css (to move into
-    # their packages next). No other line may name a game, and these may only go.
-    left = [line for line in found if not line.startswith(("static/app.js", "static/app.css"))]
-    assert left == []
-    assert len(found) <= STILL_IN_SHARED_STATIC
-
-
-#: Lines of static/app.js and static/app.css that still name a game (see above).
-STILL_IN_SHARED_STATIC = 15
+    assert found == []
 
 
 def test_the_check_sees_a_game_word() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,35 @@ def test_the_form_offers_the_engines_flags(client: FlaskClient) -> None:
     for flag in GAMES["pitch"].flags:
         assert f'name="rule_{flag.name}"' in page
     assert "Hiérarchie inverse" in page
+
+
+def test_a_games_own_styles_and_script_come_with_its_deal_form(
+    client: FlaskClient,
+) -> None:
+    """A game's deal form loads the files of its package's `static/` (its `assets`),
+    fingerprinted like the app's own, lean, and kept by the service worker; a game's
+    folder serves nothing else."""
+    home = HOMES["pitch"]
+    assert home.assets
+    token = new_game(client, "pitch", ["Ana", "Bruno", "Chloé", "David"])
+    page = client.get(f"/g/{token}/deal").get_data(as_text=True)
+    worker = client.get("/sw.js").get_data(as_text=True)
+    for name in home.assets:
+        found = re.search(rf'"(/static/games/pitch/{re.escape(name)}\?v=[0-9a-f]+)"', page)
+        assert found, name
+        served = client.get(found.group(1))
+        assert served.status_code == 200
+        assert "immutable" in served.headers["Cache-Control"]
+        text = served.get_data(as_text=True)
+        assert text.strip()
+        assert "\n  " not in text  # lean: no indentation
+        assert found.group(1) in worker
+    other = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "David"])
+    assert "/static/games/pitch/" not in client.get(f"/g/{other}/deal").get_data(as_text=True)
+    for address in (
+        "/static/games/pitch/../home.py",
+        "/static/games/pitch/home.py",
+        "/static/games/nogame/deal.js",
+        "/static/games/pitch/templates/deal.html",
+    ):
+        assert client.get(address).status_code == 404, address

@@ -25,7 +25,11 @@ def test_every_user_facing_string_has_its_french() -> None:
     """Every message id of the templates, the web and the engine (one catalogue) has
     its French in messages.po, the catalogue's source."""
     french = _french()
-    method_map = [("referee/**.py", "python"), ("templates/**.html", "jinja2")]
+    method_map = [
+        ("referee/**.py", "python"),
+        ("templates/**.html", "jinja2"),
+        ("referee/games/**.html", "jinja2"),
+    ]
     keywords = {
         "_": None,
         "_l": None,

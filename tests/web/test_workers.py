@@ -363,7 +363,7 @@ def test_a_static_file_is_looked_at_once_a_second(
     app.static_folder = str(tmp_path / "static")
     app.view_functions.pop("static")
     app.url_default_functions[None] = []
-    assets.register(app)
+    assets.register(app, {})
     now = [1000.0]
     monkeypatch.setattr(assets.time, "monotonic", lambda: now[0])
 
