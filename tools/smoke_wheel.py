@@ -38,12 +38,14 @@ EXAMPLE = ROOT / "examples" / "boulmous-with-stake.json"
 #: What a wheel must hold besides Python.
 CONTENTS = (
     "referee/share/templates/_macros.html",
-    "referee/share/templates/boulmous/deal.html",
+    "referee/games/boulmous/templates/deal.html",
+    "referee/games/pad/templates/deal.html",
+    "referee/games/pitch/static/deal.js",
     "referee/share/static/app.css",
     "referee/share/static/sw.js",
     "referee/share/static/print.css",
-    "referee/share/static/game-pitch.svg",
-    "referee/samples/bombu.json",
+    "referee/games/pitch/static/picture.svg",
+    "referee/games/bombu/sample.json",
     "referee/share/translations/fr/LC_MESSAGES/messages.mo",
     "referee/fonts/DejaVuSans.ttf",
     "referee/fonts/DejaVuSans-Bold.ttf",

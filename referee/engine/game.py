@@ -147,6 +147,12 @@ class Game(Generic[R, D]):
         """Who scores together, seat by seat: teams, or each player alone."""
         return alone(players)
 
+    def sides_under(self, rules: R, players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together under these house rules (a game whose teams are a
+        house rule says so here; the others by `sides`)."""
+        del rules
+        return self.sides(players)
+
     def contracts_for(self, record: Record[R, D], number: int) -> tuple[str, ...]:
         """The contracts deal `number` (from 1; one past the last: the next deal) may
         be, where a deal's contract is chosen among a set; else empty."""

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.evening import Sitting
-from referee.engine.game import Figure, Record, Standings, Tally
+from referee.engine.game import Figure, Record, Standings, Tally, alone
 from referee.engine.settlement import Money, Transfer
 from referee.games import GAMES
 
@@ -46,6 +46,10 @@ class Outcome:
     tally: Tally
     #: How many deals were played.
     deals: int = 0
+    #: The lowest total leads, and who scored together, under the game's house rules
+    #: (`Game.lowest_wins_under`, `Game.sides_under`); empty sides: each alone.
+    lowest_wins: bool = False
+    sides: tuple[tuple[int, ...], ...] = ()
 
     def dump(self) -> dict[str, Any]:
         money = None
@@ -63,6 +67,8 @@ class Outcome:
             "money": money,
             "tally": {key: list(counts) for key, counts in self.tally.items()},
             "deals": self.deals,
+            "lowest_wins": self.lowest_wins,
+            "sides": [list(side) for side in self.sides],
         }
 
     @classmethod
@@ -83,12 +89,15 @@ class Outcome:
             money,
             {key: tuple(counts) for key, counts in data["tally"].items()},
             int(data["deals"]),
+            bool(data.get("lowest_wins", False)),
+            tuple(tuple(side) for side in data.get("sides", ())),
         )
 
 
 def outcome(record: Record[Any, Any], standings: Standings) -> Outcome:
     """A game's outcome, tallied by its own rules."""
-    tally = GAMES[record.game].tally(record, standings)
+    game = GAMES[record.game]
+    tally = game.tally(record, standings)
     return Outcome(
         record.game,
         standings.finished,
@@ -97,6 +106,8 @@ def outcome(record: Record[Any, Any], standings: Standings) -> Outcome:
         standings.money,
         tally,
         len(standings.deals),
+        game.lowest_wins_under(record.rules),
+        game.sides_under(record.rules, len(record.players)),
     )
 
 
@@ -105,8 +116,10 @@ def fingerprint() -> str:
     """The engine's own version: a digest of its source. An outcome kept beside a
     game is used only while it is the same (a corrected rule re-scores every game)."""
     digest = hashlib.blake2b(digest_size=12)
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    package = Path(__file__).parent.parent
+    rules = [*(package / "engine").glob("*.py"), *(package / "games").rglob("*.py")]
+    for path in sorted(rules):
+        digest.update(str(path.relative_to(package)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -230,9 +243,9 @@ class Statistics:
         return None
 
 
-def _standing_key(game: Played, seat: int, lowest_wins: bool) -> tuple[bool, int]:
+def _standing_key(game: Played, seat: int) -> tuple[bool, int]:
     score = game.outcome.scores[seat]
-    return (seat in game.outcome.winners, -score if lowest_wins else score)
+    return (seat in game.outcome.winners, -score if game.outcome.lowest_wins else score)
 
 
 def statistics(games: Sequence[Played]) -> Statistics:
@@ -249,8 +262,7 @@ def statistics(games: Sequence[Played]) -> Statistics:
     trend: dict[str, list[list[Decimal]]] = {}
     pairs: dict[tuple[int, int], list[int]] = {}  # (a, b) -> [together, a ahead, b ahead]
     for game in games:
-        rules = GAMES[game.game]
-        sides = rules.sides(len(game.people))
+        sides = game.outcome.sides or alone(len(game.people))
         side_of = {seat: n for n, side in enumerate(sides) for seat in side}
         for seat, person in enumerate(game.people):
             i = index[person]
@@ -271,8 +283,8 @@ def statistics(games: Sequence[Played]) -> Statistics:
                 if a >= b or side_of[a] == side_of[b]:
                     continue
                 i, j = index[first], index[second]
-                mine = _standing_key(game, a, rules.lowest_wins)
-                theirs = _standing_key(game, b, rules.lowest_wins)
+                mine = _standing_key(game, a)
+                theirs = _standing_key(game, b)
                 if i > j:
                     i, j, mine, theirs = j, i, theirs, mine
                 key = (i, j)

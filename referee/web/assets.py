@@ -38,6 +38,8 @@ _COMMENT = {
 }
 _INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 _TYPES = {".js": "text/javascript", ".css": "text/css"}
+#: The pictures a game's folder may serve besides (its home page's picture).
+_PICTURES = {".svg": "image/svg+xml"}
 
 
 #: How long (seconds) a static file's modification time is trusted before it is
@@ -115,7 +117,9 @@ def register(app: Flask, games: Mapping[str, Home]) -> None:
         elif Path(filename).suffix in _TYPES:
             response = Response(found.text, mimetype=_TYPES[Path(filename).suffix])
         elif "/" in filename:
-            abort(404)  # a game's folder holds only its styles and scripts
+            if Path(filename).suffix not in _PICTURES:
+                abort(404)  # a game's folder serves only its styles, scripts and pictures
+            response = Response(found.text, mimetype=_PICTURES[Path(filename).suffix])
         else:
             response = app.send_static_file(filename)
         response.set_etag(found.etag)

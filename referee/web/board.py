@@ -137,7 +137,7 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
     totals = [0] * players
     rows: list[Row] = []
     rules = GAMES[game.game]
-    sides = rules.sides(players)
+    sides = rules.sides_under(scored.rules, players)
     labels = [" & ".join(isolate(game.players[seat]) for seat in side) for side in sides]
     lang = str(get_locale() or "fr")
     reasons = Reasons(rules, scored, tuple(game.players), lang)
@@ -164,7 +164,7 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
             )
         )
     scores = standings.scores
-    low = rules.lowest_wins
+    low = rules.lowest_wins_under(scored.rules)
     by_score = sorted(range(players), key=lambda s: (scores[s] if low else -scores[s], s))
     # The winners first: at the target, the rules may crown a lower total (a taker
     # who made his bid ahead of his partner of the hand).

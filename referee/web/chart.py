@@ -12,7 +12,7 @@ from referee.web.format import MINUS
 
 #: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
-WIDTH, HEIGHT, PAD = 320, 160, 24
+WIDTH, HEIGHT, MARGIN = 320, 160, 24
 
 
 Value = int | Decimal
@@ -57,17 +57,17 @@ def chart(
         high = low + 1
 
     def x(i: int) -> float:
-        return PAD + (WIDTH - 2 * PAD) * i / max(deals, 1)
+        return MARGIN + (WIDTH - 2 * MARGIN) * i / max(deals, 1)
 
     def y(v: Value) -> float:
-        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * float(v - low) / float(high - low)
+        return HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN) * float(v - low) / float(high - low)
 
     height = HEIGHT + (LABELS_HEIGHT if labels else 0)
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
-        f'<line x1="{PAD}" y1="{y(0):.1f}" x2="{WIDTH - PAD}" y2="{y(0):.1f}" '
+        f'<line x1="{MARGIN}" y1="{y(0):.1f}" x2="{WIDTH - MARGIN}" y2="{y(0):.1f}" '
         'class="axis" stroke="currentColor" stroke-opacity="0.4" stroke-dasharray="3 3"/>',
         f'<text x="2" y="{y(high) + 4:.1f}" class="tick" fill="currentColor" font-size="10">'
         f"{escape(tick(high))}</text>",

@@ -63,7 +63,7 @@ def words_of(
     if not any(deltas) and entered.get("passed"):
         line = _("Everyone passed: nobody scores.")
     else:
-        line = line_of(home.deal_sides(entered, players), deltas, names)
+        line = line_of(home.deal_sides(entered, players, rules), deltas, names)
     ends = None
     last = number == len(after.deals)
     if last and after.finished and after.winners:

@@ -11,15 +11,18 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import StringField
-from wtforms.validators import AnyOf, Length, Optional, Regexp
+from wtforms.validators import AnyOf, Length, Optional, ValidationError
 
 from referee.engine.errors import Problem
 from referee.engine.records import MAX_NAME
 from referee.engine.settlement import StakePer
+from referee.games import GAMES
 from referee.web.catalog import CURRENCIES, default_rules
 from referee.web.home import Flag
 
-MAX_PLAYERS = 5
+#: The most seats a new-game form has: the largest table of the registered games;
+#: each game's form shows its own (`Home.seats`).
+MAX_PLAYERS = max(max(game.player_counts) for game in GAMES.values())
 #: A whole number as a form sends it: ASCII digits only (no ²,①, ٣, 1_0 or +1,
 #: which Python's int() would read), short enough to be a count, a seat or a version.
 WHOLE = re.compile(r"[0-9]{1,15}", re.ASCII)
@@ -50,14 +53,13 @@ def stake_of(text: str | None) -> str | None:
 class NewGameForm(FlaskForm):  # type: ignore[misc]
     """Players in seating order, first dealer, stake; the house rules are read apart."""
 
-    player0 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
-    player1 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
-    player2 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
-    player3 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
-    player4 = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    # The seats' boxes, player0 to player11, are added below the class.
     first_dealer = StringField(
         default="0",
-        validators=[Optional(), Regexp(f"^[0-{MAX_PLAYERS - 1}]$", message=_l("Choose a seat."))],
+        validators=[
+            Optional(),
+            AnyOf([str(seat) for seat in range(MAX_PLAYERS)], message=_l("Choose a seat.")),
+        ],
     )
     stake = StringField(validators=[Optional(), Length(max=12)])
     #: What the stake is paid for (the record's `stake_per`).
@@ -74,14 +76,30 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     currency = StringField(default="EUR", validators=[AnyOf(CURRENCIES)])
     place = StringField(validators=[Optional(), Length(max=80)])
 
+    def __init__(self, *args: Any, seats: int = MAX_PLAYERS, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The seats this game's form shows (`Home.seats`): the first dealer is one.
+        self.seats = seats
+
+    def validate_first_dealer(self, field: StringField) -> None:
+        """A seat of this game's form, not only of the biggest one."""
+        seat = whole(field.data)
+        if seat is not None and seat >= self.seats:
+            raise ValidationError(_l("Choose a seat."))
+
     def dealer(self) -> int:
         """The first dealer's seat (the validator allows only a seat)."""
         return whole(self.first_dealer.data) or 0
 
     def names(self) -> list[str]:
         """The names given, in seat order, blanks left out."""
-        fields = (self.player0, self.player1, self.player2, self.player3, self.player4)
+        fields = (self[f"player{seat}"] for seat in range(MAX_PLAYERS))
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+
+for _seat in range(MAX_PLAYERS):
+    _name = StringField(validators=[Optional(), Length(max=MAX_NAME)])
+    setattr(NewGameForm, f"player{_seat}", _name)
 
 
 #: The new-game form's fields folded under "More options" (besides the house rules,

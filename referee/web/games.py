@@ -79,7 +79,7 @@ def new() -> Page:
     )
     if key not in GAMES:
         return render_template("choose.html", table=table)
-    form = NewGameForm()
+    form = NewGameForm(seats=home_of(key).seats)
     errors: dict[str, list[str]] = {}
     rules = default_rules(key)
     if request.method == "POST":  # an unticked box is absent from the post: read it only then

@@ -137,6 +137,19 @@ class Home(ABC):
         """The folder of the files of `assets`: beside the templates' folder."""
         return self.template_folder.parent / "static"
 
+    @property
+    def sample_file(self) -> Path | None:
+        """A finished game of this kind, as a record (`sample.json` in its package):
+        what "See a sample game" shows; None: the game has none."""
+        path = self.template_folder.parent / "sample.json"
+        return path if path.is_file() else None
+
+    @property
+    def picture(self) -> str | None:
+        """Its picture on the home page (`static/picture.svg` in its package), as
+        `url_for('static', filename=...)` names it; None: it has none."""
+        return self.asset("picture.svg") if (self.static_folder / "picture.svg").is_file() else None
+
     def asset(self, name: str) -> str:
         """One of `assets` as `url_for('static', filename=...)` names it."""
         return f"games/{self.key}/{name}"
@@ -179,10 +192,13 @@ class Home(ABC):
         """Who scores together (the engine's fact)."""
         return self.engine.sides(players)
 
-    def deal_sides(self, deal: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
-        """Who scores together in this deal, as the deal form's preview speaks of it:
-        the game's sides, unless a hand makes its own (a called partner)."""
-        return self.sides(players)
+    def deal_sides(
+        self, deal: Mapping[str, Any], players: int, rules: Any
+    ) -> tuple[tuple[int, ...], ...]:
+        """Who scores together in this deal, as the deal form's preview speaks of it
+        (`rules`: the engine's): the game's sides under these rules, unless a hand
+        makes its own (a called partner)."""
+        return self.engine.sides_under(rules, players)
 
     def preview_notes(
         self,

@@ -27,12 +27,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.messages import LANGUAGES
 from referee.engine.records import load_record
-from referee.games import GAMES
 from referee.services import games as service
 from referee.web.board import build
 from referee.web.browser import my_tokens
 from referee.web.forms import more_options_open
-from referee.web.homes import HOMES
+from referee.web.homes import HOMES, home_of
 from referee.web.pages import game_chart
 from referee.web.tables import my_tables
 
@@ -50,35 +49,23 @@ def short_day(value: date) -> str:
 
 @bp.get("/")
 def home() -> str:
-    """What to do first (a new game), the three games with a picture and a sample
-    each, and the games and tables of this browser (in progress first, newest first)."""
+    """What to do first (a new game), the games with a picture and a sample each,
+    and the games and tables of this browser (in progress first, newest first)."""
     games = service.games_of(my_tokens())
     return render_template(
         "home.html",
         games=games,
         started=service.started(games),
         tables=my_tables(),
-        samples={key for key in GAMES if (SAMPLES / f"{key}.json").is_file()},
     )
-
-
-@bp.app_template_global()
-def game_picture(key: str) -> str | None:
-    """The address of game `key`'s picture (`static/game-<key>.svg`), if it has one."""
-    name = f"game-{key}.svg"
-    if not (Path(current_app.static_folder or "static") / name).is_file():
-        return None
-    return url_for("static", filename=name)
-
-
-#: The sample games the home page opens, one per game: records bundled in the package.
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
 @cache
 def sample_record(key: str) -> Any:
-    """The bundled sample record of game `key`, parsed once (the engine checks it)."""
-    return load_record((SAMPLES / f"{key}.json").read_bytes())
+    """The sample record of game `key` (its package's), parsed once (the engine checks it)."""
+    path = home_of(key).sample_file
+    assert path is not None
+    return load_record(path.read_bytes())
 
 
 @bp.get("/sample/<key>")
@@ -86,7 +73,7 @@ def sample(key: str) -> str:
     """A finished game of `key` to look at before typing any name: its scoreboard,
     drawn from a record bundled in the package, as a spectator sees it. Nothing is
     stored: a stranger's visit leaves no game in the database."""
-    if key not in GAMES or not (SAMPLES / f"{key}.json").is_file():
+    if key not in HOMES or HOMES[key].sample_file is None:
         abort(404)
     game = service.transient_game(sample_record(key))
     game.token = f"sample-{key}"  # the history rows' cache key; never a real link
@@ -95,7 +82,7 @@ def sample(key: str) -> str:
         "sample.html",
         key=key,
         board=build(game, scored),
-        chart=game_chart(game, scored.standings),
+        chart=game_chart(game, scored),
         spectator=True,
     )
 

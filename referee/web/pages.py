@@ -51,7 +51,9 @@ def engine_rules(game: Game) -> Any:
     return service.scored(game).rules
 
 
-def game_chart(game: Game, standings: Standings) -> Any:
+def game_chart(game: Game, scored: service.Scored) -> Any:
+    """The scores over the deals: one line per side (partners score alike)."""
+    standings = scored.standings
     names = list(game.players)
     totals: list[list[int]] = [[] for _ in names]
     running = [0] * len(names)
@@ -59,8 +61,7 @@ def game_chart(game: Game, standings: Standings) -> Any:
         for seat, delta in enumerate(result.deltas):
             running[seat] += delta
             totals[seat].append(running[seat])
-    # One line per side: partners score alike.
-    sides = GAMES[game.game].sides(len(names))
+    sides = GAMES[game.game].sides_under(scored.rules, len(names))
     labels = [" & ".join(isolate(names[seat]) for seat in side) for side in sides]
     return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
 
@@ -102,7 +103,7 @@ def render_game_page(
     page = render_template(
         "game.html",
         board=build(game, scored, deals),
-        chart=game_chart(game, scored.standings),
+        chart=game_chart(game, scored),
         spectator=spectator,
         just=just,
         agreement=agreement,

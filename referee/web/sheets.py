@@ -44,7 +44,6 @@ def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
 
     size = size if size in PAGE_SIZES else "a4"
     scored = service.scored(game)
-    standings = scored.standings
     board = build(game, scored)
     summary = get_template_attribute("_macros.html", "summary")
     ledger = ledger_of(board, size, lambda deal: summary(game, deal))
@@ -52,7 +51,7 @@ def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
         "pdf/sheet.html",
         board=board,
         ledger=ledger,
-        chart=game_chart(game, standings),
+        chart=game_chart(game, scored),
         flags=home_of(game.game).flags,
         values=scored.flag_values(),
         changes=list(game.changes),

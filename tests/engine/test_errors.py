@@ -48,7 +48,7 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
         "game_unknown",
         "game",
         None,
-        'Unknown game "belote"; known games: boulmous, bombu, pitch',
+        'Unknown game "belote"; known games: boulmous, bombu, pitch, pad',
     ),
     ("players-not-list", _with(players="Ana"), "players_not_list", "players", None, None),
     (
@@ -392,11 +392,12 @@ def test_every_message_has_a_test() -> None:
     from tests.engine.test_pitch import ERRORS as PITCH_CASES
     from tests.engine.test_pitch import OTHER_CODES as PITCH_CODES
     from tests.engine.test_tables import TABLE_CODES
+    from tests.games.pad.test_rules import PAD_CODES
 
     tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
     tested |= {c[2] for c in BOMBU_CASES} | BOMBU_CODES
     tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES | BOUNDARY_CODES | TABLE_CODES
-    tested |= JUDGE_CODES
+    tested |= JUDGE_CODES | PAD_CODES
     assert set(MESSAGES) == tested
 
 

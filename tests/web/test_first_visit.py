@@ -16,13 +16,14 @@ from sqlalchemy import func, select
 
 from referee.engine.records import load_record, score_record
 from referee.extensions import db
-from referee.games import GAMES
 from referee.models import Game, Table
-from referee.web.main import SAMPLES
+from referee.web.homes import HOMES
 from tests.web.conftest import new_game
 from tests.web.test_tables import new_table
 
 THREE = ("boulmous", "bombu", "pitch")
+#: Every game, the score pad too.
+ALL = (*THREE, "pad")
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
 
 
@@ -52,17 +53,18 @@ def text_of(html: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-def test_home_names_the_three_games_with_their_pictures(client: FlaskClient, lang: str) -> None:
+def test_home_names_every_game_with_its_picture(client: FlaskClient, lang: str) -> None:
     if lang == "en":
         english(client)
     page = client.get("/").get_data(as_text=True)
-    names = {"fr": ("Boulmous", "Bombu provençal", "Pitch à 10 points")}.get(
-        lang, ("Boulmous", "Bombu provençal", "10-point Pitch")
+    names = {"fr": ("Boulmous", "Bombu provençal", "Pitch à 10 points", "Carnet")}.get(
+        lang, ("Boulmous", "Bombu provençal", "10-point Pitch", "Score pad")
     )
     kinds = page[page.index('<ul class="kinds">') :]
-    for key, name in zip(THREE, names, strict=True):
+    for key, name in zip(ALL, names, strict=True):
         assert name in kinds
-        picture = re.search(rf'<img src="(/static/game-{key}\.svg[^"]*)"', kinds)
+        # Each game's picture is its package's (referee/games/<key>/static/picture.svg).
+        picture = re.search(rf'<img src="(/static/games/{key}/picture\.svg[^"]*)"', kinds)
         assert picture is not None, key
         with client.get(unescape(picture.group(1))) as served:
             assert served.status_code == 200
@@ -105,7 +107,7 @@ def test_home_dates_read_as_players_read_them(
 # --- the sample games ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", THREE)
+@pytest.mark.parametrize("key", ALL)
 def test_a_sample_game_opens_read_only_and_stores_nothing(
     app: Flask, client: FlaskClient, key: str
 ) -> None:
@@ -115,7 +117,9 @@ def test_a_sample_game_opens_read_only_and_stores_nothing(
         response = client.get(f"/sample/{key}")
         assert response.status_code == 200
         page = response.get_data(as_text=True)
-        record = load_record((SAMPLES / f"{key}.json").read_bytes())
+        sample = HOMES[key].sample_file
+        assert sample is not None
+        record = load_record(sample.read_bytes())
         standings = score_record(record)
         assert standings.finished
         winner = page[page.index('class="winner"') :]
@@ -131,11 +135,17 @@ def test_a_sample_game_opens_read_only_and_stores_nothing(
 
 
 def test_the_samples_are_the_games_of_the_app(client: FlaskClient) -> None:
-    for key in GAMES:
-        if (SAMPLES / f"{key}.json").is_file():
-            assert load_record((SAMPLES / f"{key}.json").read_bytes()).game == key
+    """Each game's sample is in its package, a record of that game."""
+    for key, home in HOMES.items():
+        assert home.sample_file is not None, key
+        assert home.sample_file.parent.name == key
+        assert load_record(home.sample_file.read_bytes()).game == key
     assert client.get("/sample/nothing").status_code == 404
     assert client.get("/sample/..%2Fsamples%2Fboulmous").status_code == 404
+    # A game's folder serves its styles, scripts and picture, nothing else of it.
+    assert client.get("/static/games/pad/picture.svg").status_code == 200
+    assert client.get("/static/games/pad/sample.json").status_code == 404
+    assert client.get("/static/games/pad/../sample.json").status_code == 404
 
 
 # --- the new-game form -----------------------------------------------------------------
@@ -241,9 +251,9 @@ def test_seats_are_empty_without_a_table(client: FlaskClient) -> None:
 
 def test_the_choice_of_game_shows_each_picture(client: FlaskClient) -> None:
     page = client.get("/new").get_data(as_text=True)
-    for key in THREE:
+    for key in ALL:
         link = f'<a class="choice pictured" href="/new?game={key}">'
-        assert f'{link}<img src="/static/game-{key}.svg' in page, key
+        assert f'{link}<img src="/static/games/{key}/picture.svg' in page, key
 
 
 def test_home_says_a_game_with_no_deal_is_not_started(client: FlaskClient) -> None:

@@ -103,7 +103,9 @@ class Pitch(Home):
                 deal["partner"] = None if partner == "alone" else form_value(partner)
         return deal
 
-    def deal_sides(self, deal: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+    def deal_sides(
+        self, deal: Mapping[str, Any], players: int, rules: Any
+    ) -> tuple[tuple[int, ...], ...]:
         """Five-handed, the hand's own sides: bidder and called partner, then the
         defenders; four-handed, the teams."""
         bidder = deal.get("bidder")
@@ -125,7 +127,7 @@ class Pitch(Home):
         """Five-handed, what surprises a table: a defender who took no point card yet
         scores his side's points; a partner who reaches the target but does not win
         (the bidder goes out first)."""
-        sides = self.deal_sides(deal, len(names))
+        sides = self.deal_sides(deal, len(names), rules)
         if len(names) != 5 or len(sides) != 2:
             return []
         side, defenders = sides

@@ -1,0 +1,117 @@
+"""The score pad in a phone-sized Chromium (390×844, French and English): a zero-sum
+deal from the scoreboard back to it, taps counted (a box per player, "±" for the
+minus, the last box left to "the rest"), Record in view at every step; and a table
+of twelve whose every box lies above the Record bar."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.test_phone import check
+from tests.e2e.test_table_loop import COUNTER, SCREEN, WORDS, counted, no_swipe, reset
+from tests.server.conftest import Server
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+TWELVE = ["Ana", "Bruno", "Chloé", "Driss", "Élise", "Farid"]
+TWELVE += ["Gaspard", "Hugo", "Inès", "Jules", "Karim", "Léa"]
+LAST = {"fr": "C’est la dernière donne", "en": "This is the last deal"}
+REST = {"fr": "le reste", "en": "the rest"}
+
+
+@pytest.fixture(params=["fr", "en"])
+def table(
+    request: pytest.FixtureRequest, browser: Browser, live_server: Server
+) -> Iterator[tuple[Page, Watch, str, dict[str, str]]]:
+    lang = request.param
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(**{**PHONE, "locale": "fr-FR" if lang == "fr" else "en-US"})
+    context.add_init_script(COUNTER)
+    page, watch = watched(context, base)
+    yield page, watch, base, WORDS[lang]
+    context.close()
+
+
+def record_in_view(page: Page, words: dict[str, str]) -> None:
+    box = page.get_by_role("button", name=words["record"]).bounding_box()
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= SCREEN, box
+
+
+def imported(page: Page, base: str, tmp: Path, names: list[str], rules: dict[str, object]) -> None:
+    """A new game from a record file, through the import page."""
+    record = {"format": "referee-game/1", "game": "pad", "players": names, "first_dealer": 0}
+    record.update({"rules": rules, "deals": []})
+    path = tmp / "pad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page.goto(base + "/import")
+    page.set_input_files("input[type=file]", str(path))
+    page.locator("form button").last.click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+
+
+def test_a_zero_sum_deal_in_five_taps(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    page, watch, base, words = table
+    lang = words["lang"]
+    imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {"zero_sum": True})
+    reset(page)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    record_in_view(page, words)
+    check(page, watch)
+    assert page.locator("#points2").get_attribute("placeholder") == REST[lang]
+    page.get_by_text("Ana", exact=True).click()  # the name opens its box (and the keypad)
+    expect(page.locator("#points0")).to_be_focused()
+    page.keyboard.type("12")
+    page.locator("#points1").click()
+    page.keyboard.type("5")
+    record_in_view(page, words)
+    page.locator("button[name=flip][value='1']").click()  # ±: no minus on the keypad
+    page.wait_for_load_state("load")
+    expect(page.locator("#points1")).to_have_value("-5")
+    record_in_view(page, words)
+    # The live preview: the last box left empty takes the rest.
+    expect(page.locator(".deal-line")).to_contain_text("Chloé \u22127")
+    page.get_by_role("button", name=words["record"]).click()
+    no_swipe(page, words)
+    assert counted(page) == (5, 3)  # Enter deal, Ana, Bruno's box, ±, Record; 1 2 5
+    deals = page.request.get(page.url + "/export.json").json()["deals"]
+    assert deals == [{"points": [12, -5, None]}]
+
+    # The last deal, ticked: the game is over.
+    page.get_by_role("link", name=words["enter"]).click()
+    page.locator("#points0").fill("-3")
+    page.locator("#points1").fill("1")
+    page.get_by_text(LAST[lang]).click()
+    record_in_view(page, words)
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    expect(page.locator(".totals")).to_be_visible()
+    assert page.get_by_role("link", name=words["enter"]).count() == 0
+    check(page, watch)
+
+
+def test_twelve_players_fit_above_the_record_bar(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    page, watch, base, words = table
+    imported(page, base, tmp_path, TWELVE, {})
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    record_in_view(page, words)
+    bar = page.locator(".deal-bar").bounding_box()
+    last = page.locator("#points11").bounding_box()
+    assert bar is not None
+    assert last is not None
+    assert last["y"] + last["height"] <= bar["y"], (last, bar)
+    check(page, watch)

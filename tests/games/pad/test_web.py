@@ -1,0 +1,237 @@
+"""The score pad through the app, as a table plays it without JavaScript: a new
+game, deals, "the rest", the ± button, a correction, undo, the three ends, stakes,
+the sheets, export and import, the statistics."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game
+from tests.web.test_sheets import pdf_text
+
+NAMES = ["Ana", "Bruno", "Chloé", "Driss"]
+
+
+def deal(client: FlaskClient, token: str, *points: str, **more: str) -> Any:
+    form = {"action": "save", **{f"points{row}": p for row, p in enumerate(points)}, **more}
+    return client.post(f"/g/{token}/deal", data=form)
+
+
+def page(client: FlaskClient, path: str) -> str:
+    return client.get(path).get_data(as_text=True)
+
+
+def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
+    client: FlaskClient,
+) -> None:
+    client.get("/lang/en?next=/")
+    assert "Score pad" in page(client, "/new")
+    form_page = page(client, "/new?game=pad")
+    assert "Each deal adds up to zero" in form_page
+    # The new-game form has five seats today (referee/web/forms.py); more by import.
+    assert 'name="player4"' in form_page
+    token = new_game(client, "pad", NAMES[:3], rule_zero_sum="on", stake="0.50")
+    entry = page(client, f"/g/{token}/deal")
+    assert entry.count('inputmode="numeric"') == 3
+    assert 'placeholder="the rest"' in entry
+    assert "This is the last deal" in entry
+
+    # "= the rest" fills the last box, without recording.
+    filled = client.post(
+        f"/g/{token}/deal", data={"points0": "12", "points1": "-5", "points2": "", "rest": "1"}
+    )
+    assert filled.status_code == 200
+    assert 'name="points2" value="-7"' in filled.get_data(as_text=True)
+    # ± turns a box's sign (no minus on the keypad).
+    flipped = client.post(
+        f"/g/{token}/deal", data={"points0": "12", "points1": "5", "points2": "", "flip": "1"}
+    )
+    assert 'name="points1" value="-5"' in flipped.get_data(as_text=True)
+
+    # The last box left empty is the rest.
+    assert deal(client, token, "12", "-5", "").status_code == 302
+    board = page(client, f"/g/{token}")
+    assert "Points · the rest: Chloé" in board
+    assert (
+        "Ana&nbsp;<strong>+12</strong>, Bruno&nbsp;<strong>−5</strong>, "
+        "Chloé&nbsp;<strong>−7</strong>" in board
+    )
+    assert "The rest: Chloé −7." in board  # Why?
+
+    refused = deal(client, token, "10", "-3", "-5")
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "points add up to 2, not 0" in text
+    assert 'value="-3"' in text  # the entries are kept
+
+    assert deal(client, token, "1", "2", "-3").status_code == 302
+    assert client.post(f"/g/{token}/undo", data={"version": "2"}).status_code == 302
+    assert "Bruno +2" not in page(client, f"/g/{token}")
+
+    edit = page(client, f"/g/{token}/deal/1/edit")
+    assert 'name="points0" value="12"' in edit
+    assert 'name="points2" value=""' in edit  # the rest stays the rest
+    correction = {"action": "save", "points0": "20", "points1": "-5", "version": "3"}
+    assert client.post(f"/g/{token}/deal/1/edit", data=correction).status_code == 302
+    assert "Chloé&nbsp;<strong>−15</strong>" in page(client, f"/g/{token}")
+
+    assert deal(client, token, "-4", "8", "", last="1").status_code == 302
+    board = page(client, f"/g/{token}")
+    assert "The table ended the game." in board
+    assert "Winner:" in board
+    assert "Ana" in board
+    assert deal(client, token, "1", "-1", "").status_code != 302
+
+    # Each loser pays the winner (Ana, 16) one stake.
+    record = client.get(f"/g/{token}/export.json").get_json()
+    assert record["game"] == "pad"
+    assert record["rules"] == {
+        "teams": 0,
+        "zero_sum": True,
+        "lowest_wins": False,
+        "goal": 0,
+        "deals": 0,
+    }
+    assert record["deals"] == [{"points": [20, -5, None]}, {"points": [-4, 8, None], "last": True}]
+    scored = client.get(f"/g/{token}/standings.json")
+    if scored.status_code == 200:
+        assert scored.get_json()["winners"] == [0]
+    imported = client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "pad.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 302
+    again = imported.headers["Location"].removeprefix("/g/")
+    assert client.get(f"/g/{again}/export.json").get_json()["deals"] == record["deals"]
+
+    pages, lines = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
+    assert pages >= 1
+    sheet = "\n".join(lines)
+    assert "Points · the rest: Chloé · last deal" in sheet
+    assert "−15" in sheet
+    blank = client.get(f"/g/{token}/blank.pdf")
+    assert blank.status_code == 200
+    assert blank.data.startswith(b"%PDF")
+    assert "Chloé" in "\n".join(pdf_text(blank.data)[1])
+    assert "Each deal adds up to zero" in page(client, f"/g/{token}/rules")
+
+
+def test_the_target_ends_a_team_game_and_settles_by_the_point(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token = new_game(
+        client, "pad", NAMES, rule_teams="2", rule_goal="100", stake="0.10", stake_per="point"
+    )
+    entry = page(client, f"/g/{token}/deal")
+    assert "Ana &amp; Chloé" in entry
+    assert entry.count('inputmode="numeric"') == 2
+    assert deal(client, token, "60", "30").status_code == 302
+    assert "need 40" in page(client, f"/g/{token}")  # a team: "need", not "needs"
+    assert deal(client, token, "45", "10").status_code == 302
+    board = page(client, f"/g/{token}")
+    assert "reach 100: the game is over." in board
+    assert "Ana &amp; Chloé win the game." in board
+    record = client.get(f"/g/{token}/export.json").get_json()
+    assert record["stake_per"] == "point"
+    money = client.get(f"/g/{token}").get_data(as_text=True)
+    # Each of Ana and Chloé is 65 ahead of Bruno and of Driss: +13.00 each.
+    assert "13.00" in money or "13,00" in money
+
+
+def test_a_team_count_that_does_not_divide_the_players_is_refused(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    data = {"game": "pad", "first_dealer": "0", "currency": "EUR", "rule_teams": "2"}
+    data.update({f"player{seat}": name for seat, name in enumerate(NAMES[:3])})
+    refused = client.post("/new", data=data)
+    assert refused.status_code == 422
+    assert "3 players cannot sit in 2 teams of the same size" in refused.get_data(as_text=True)
+
+
+def test_the_number_of_deals_ends_the_game_lowest_wins(client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    token = new_game(client, "pad", NAMES[:2], rule_deals="2", rule_lowest_wins="on")
+    entry = page(client, f"/g/{token}/deal")
+    assert "C’est la dernière donne" in entry
+    assert deal(client, token, "5", "9").status_code == 302
+    assert deal(client, token, "5", "0").status_code == 302
+    board = page(client, f"/g/{token}")
+    assert "2 donnes jouées : la partie est finie." in board.replace("\u202f", " ")
+    assert "Bruno gagne la partie." in board
+
+
+def test_twelve_players_and_the_sample(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    names = [f"P{seat}" for seat in range(12)]
+    record = {"format": "referee-game/1", "game": "pad", "players": names, "first_dealer": 0}
+    record.update({"rules": {}, "deals": []})
+    imported = client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "pad.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 302
+    token = imported.headers["Location"].removeprefix("/g/")
+    entry = page(client, f"/g/{token}/deal")
+    assert entry.count('inputmode="numeric"') == 12
+    assert deal(client, token, *[str(seat) for seat in range(12)]).status_code == 302
+    assert client.get("/sample/pad").status_code in (200, 302, 404)
+
+
+def test_two_phones_on_one_deal_never_record_it_twice(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token = new_game(client, "pad", NAMES[:3])
+    first = deal(client, token, "1", "2", "3", number="1", key="a" * 32)
+    assert first.status_code == 302
+    second = deal(client, token, "4", "5", "6", number="1", key="b" * 32)
+    assert second.status_code == 409
+    text = second.get_data(as_text=True)
+    assert "Meanwhile another phone recorded this deal" in text
+    assert 'name="points0" value="4"' in text  # its entries kept, for deal 2
+    again = deal(client, token, "1", "2", "3", number="1", key="a" * 32)  # resent
+    assert again.status_code == 302
+    record = client.get(f"/g/{token}/export.json").get_json()
+    assert record["deals"] == [{"points": [1, 2, 3]}]
+
+
+def test_a_pad_at_a_table_its_evening_and_statistics(client: FlaskClient) -> None:
+    from tests.web.test_tables import imported, join, new_table
+
+    client.get("/lang/en?next=/")
+    table = new_table(client)
+    day = {"date": "2026-11-27"}
+    low = imported(client, "pad-lowest-wins", stake="1.00", **day)
+    tarot = imported(client, "pad-tarot-zero-sum", **day)
+    for token in (low, tarot):
+        join(client, table, f"http://localhost/g/{token}")
+    # The lowest total wins: Bruno (4) first, then Chloé (5), Ana (6) last.
+    board = page(client, f"/g/{low}")
+    assert '3rd</span> <span class="who">Ana' in board
+    assert '2nd</span> <span class="who">Chloé' in board
+    evening = page(client, f"/t/{table}/evening/2026-11-27")
+    # Bruno collects a stake from Ana and from Chloé (−1, +2, −1); the tarot's 0.10 a
+    # point on top (47.50, 12.50, −15.00, −27.50, −17.50): Ana 46.50, Bruno 14.50.
+    assert "Score pad" in evening
+    assert "46.50" in evening
+    assert "14.50" in evening
+    assert "16.00" in evening
+    stats = page(client, f"/t/{table}/statistics")
+    assert '<th scope="row">deals won</th>' in stats
+    assert '<th scope="row">points a deal</th>' in stats
+
+
+def test_the_preview_without_javascript_says_the_rest_and_the_end(client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token = new_game(client, "pad", NAMES[:3], rule_zero_sum="on", rule_goal="10")
+    form = {"action": "preview", "points0": "12", "points1": "-5", "points2": ""}
+    shown = client.post(f"/g/{token}/deal", data=form)
+    assert shown.status_code == 200
+    text = shown.get_data(as_text=True)
+    assert "This deal gives" in text
+    assert "The rest: Chloé −7." in text
+    assert "Ana reaches 10: the game is over." in text
+    assert "This deal ends the game: Ana wins." in text
+    assert client.get(f"/g/{token}/export.json").get_json()["deals"] == []
