@@ -102,10 +102,21 @@ def test_a_zero_sum_deal_in_five_taps(
 
 
 def test_twelve_players_fit_above_the_record_bar(
-    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+    table: tuple[Page, Watch, str, dict[str, str]],
 ) -> None:
     page, watch, base, words = table
-    imported(page, base, tmp_path, TWELVE, {})
+    # Started from the new-game form: six seats at hand, the other six folded.
+    page.goto(base + "/new?game=pad")
+    for seat, name in enumerate(TWELVE[:6]):
+        page.locator(f"#player{seat}").fill(name)
+    assert not page.locator("#player6").is_visible()
+    page.locator("details.more-seats > summary").click()
+    for seat, name in enumerate(TWELVE[6:], start=6):
+        page.locator(f"#player{seat}").fill(name)
+    page.locator("form.new-game button.start").click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    names = page.request.get(page.url + "/export.json").json()["players"]
+    assert names == TWELVE
     page.get_by_role("link", name=words["enter"]).click()
     page.wait_for_load_state("load")
     record_in_view(page, words)

@@ -235,3 +235,26 @@ def test_the_preview_without_javascript_says_the_rest_and_the_end(client: FlaskC
     assert "Ana reaches 10: the game is over." in text
     assert "This deal ends the game: Ana wins." in text
     assert client.get(f"/g/{token}/export.json").get_json()["deals"] == []
+
+
+def test_twelve_players_start_from_the_new_game_form(client: FlaskClient) -> None:
+    """The form has the pad's twelve seats (six at hand, six folded) and its dealer
+    may sit in any of them; another game's form keeps its own seats."""
+    client.get("/lang/en?next=/")
+    twelve = [f"Player {n}" for n in range(1, 13)]
+    form = client.get("/new?game=pad").get_data(as_text=True)
+    assert 'name="player11"' in form
+    assert 'name="player12"' not in form
+    assert '<details class="more-seats"><summary>Seats 7 to 12</summary>' in form
+    token = new_game(client, "pad", twelve, first_dealer="11")
+    record = client.get(f"/g/{token}/export.json").get_json()
+    assert (record["players"], record["first_dealer"]) == (twelve, 11)
+    board = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Player 12" in board
+    # Boulmous has four seats: a first dealer in the fifth is refused beside its field.
+    data = {"game": "boulmous", "first_dealer": "4", "currency": "EUR"}
+    data.update({f"player{seat}": name for seat, name in enumerate(NAMES)})
+    refused = client.post("/new", data=data)
+    assert refused.status_code == 422
+    assert "Choose a seat." in refused.get_data(as_text=True)
+    assert 'name="player4"' not in refused.get_data(as_text=True)
