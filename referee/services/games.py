@@ -23,6 +23,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
+from referee.engine.errors import Problem, RulesError
 from referee.engine.game import Record, Standings
 from referee.engine.names import clean
 from referee.engine.records import (
@@ -661,6 +662,107 @@ def add_deal(
             raise Busy()
         time.sleep(random.uniform(0, pause))
         pause = min(pause * 2, _BACKOFF[1])
+
+
+class Answer(Enum):
+    """What became of a deal form's post, for the page to say (`post_deal`,
+    `post_correction`)."""
+
+    PREVIEW = "preview"  # read onto the game as shown; nothing written
+    RECORDED = "recorded"
+    ALREADY = "already"  # this form's deal was recorded before (a retry, a double tap)
+    UNDONE = "undone"  # this form's deal was recorded, then taken back
+    CORRECTED = "corrected"
+    REFUSED = "refused"  # the rules refuse it: `problems` say why
+    TAKEN = "taken"  # another phone recorded the deal this form was opened for
+    TAKEN_BACK = "taken-back"  # fewer deals than when the form was opened
+    BUSY = "busy"  # so many phones wrote at once that nothing was written in time
+    OTHER_GAME = "other-game"  # the form's key was issued for another game
+    STALE = "stale"  # a correction made on a game that changed meanwhile
+    GONE = "gone"  # the deal to correct was taken back meanwhile
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A deal form's post, answered: what became of it and the game to show with it.
+
+    `game` (and `scored`, where the answer scored it) are the game as the form
+    was read, or as it is now when another phone wrote meanwhile (`TAKEN`,
+    `TAKEN_BACK`, `STALE`): the page shows the deal that won beside the entries
+    kept. `number` is the deal's number: the
+    one recorded or corrected, or the one a new deal would take now. `after` is the
+    game with the deal read onto it (`PREVIEW`). `version` is the game's version the
+    write made (`RECORDED`)."""
+
+    answer: Answer
+    game: Game
+    number: int
+    scored: Scored | None = None
+    after: Scored | None = None
+    problems: tuple[Problem, ...] = ()
+    version: int | None = None
+
+
+def post_deal(
+    game: Game,
+    deals: list[dict[str, Any]],
+    before: Scored,
+    deal: dict[str, Any],
+    *,
+    preview: bool = False,
+    key: str | None = None,
+    number: int | None = None,
+    phone: str | None = None,
+) -> Posted:
+    """A new deal posted by its form, on the game as it was read (`shown`) and scored
+    (`before`):
+    previewed (`preview`, nothing written) or recorded (`add_deal`). Every outcome
+    is an answer, none an exception: a refusal by the rules, a deal taken by another
+    phone (the game read again, to show what won), a game too busy, a form of
+    another game."""
+    count = len(deals) + 1
+    try:
+        if preview:
+            after = with_next(before, deal)
+            return Posted(Answer.PREVIEW, game, count, before, after=after)
+        added = add_deal(game, deal, key=key, number=number, phone=phone, shown=(deals, before))
+    except RulesError as error:
+        return Posted(Answer.REFUSED, game, count, before, problems=error.problems)
+    except DealTaken as taken:
+        now = find(game.token)
+        if now is None:  # taken back to no deal, then removed: nothing to show
+            return Posted(Answer.GONE, game, taken.next)
+        # Fewer deals than when the form was opened: one was taken back.
+        answer = Answer.TAKEN if len(now.deals) >= (number or taken.next) else Answer.TAKEN_BACK
+        return Posted(answer, now, taken.next, scored(now))
+    except Busy:
+        return Posted(Answer.BUSY, game, count, before)
+    except KeyOfAnotherGame:
+        return Posted(Answer.OTHER_GAME, game, count, before)
+    if isinstance(added, Recorded):
+        return Posted(Answer.RECORDED, game, added.number, version=added.version)
+    answer = Answer.ALREADY if added is Added.ALREADY else Answer.UNDONE
+    return Posted(answer, game, count)
+
+
+def post_correction(
+    game: Game, number: int, deal: dict[str, Any], version: int, phone: str | None = None
+) -> Posted:
+    """A correction of deal `number` (from 1) posted by its form, made on the game
+    at `version`: written (`replace_deal`), refused by the rules, or answered
+    `STALE` with the game as it is now (another phone changed it meanwhile), `GONE`
+    if that deal was taken back."""
+    try:
+        replace_deal(game, number - 1, deal, version, phone=phone)
+    except StaleVersion:
+        db.session.rollback()
+        now = find(game.token)
+        if now is None or number > len(now.deals):
+            return Posted(Answer.GONE, now or game, number)
+        return Posted(Answer.STALE, now, number, scored(now))
+    except RulesError as error:
+        return Posted(Answer.REFUSED, game, number, problems=error.problems)
+    return Posted(Answer.CORRECTED, game, number)
 
 
 def _submitted(game: Game, key: str) -> Added | None:

@@ -304,9 +304,34 @@ def deal(token: str) -> Page:
     filled = home.completed(values, rules)
     if filled is not None:  # a "fill in" button (no JavaScript): shown again, not recorded
         return _deal_page(game, filled, number=number, scored=scored)
-    try:
-        if request.form.get("action") == "preview":  # the typed deal read alone
-            after = service.with_next(scored, entered)
+    posted = service.post_deal(
+        game,
+        deals,
+        scored,
+        entered,
+        preview=request.form.get("action") == "preview",
+        key=form_key(values.get("key")),
+        number=opened_for,
+        phone=phone_id(),
+    )
+    return _deal_posted(token, posted, values, entered, opened_for)
+
+
+def _deal_posted(
+    token: str,
+    posted: service.Posted,
+    values: dict[str, str],
+    entered: dict[str, Any],
+    opened_for: int | None,
+) -> Page:
+    """The page that answers a new deal's post: the preview, the scoreboard after
+    Record, or the form again with its entries and the reason."""
+    game, number, answer = posted.game, posted.number, posted.answer
+    match answer:
+        case service.Answer.PREVIEW:
+            assert posted.after is not None
+            assert posted.scored is not None
+            after, home, rules = posted.after, home_of(game.game), posted.scored.rules
             names = list(game.players)
             return _deal_page(
                 game,
@@ -315,60 +340,53 @@ def deal(token: str) -> Page:
                 preview=after.standings.deals[-1].deltas,
                 preview_why=why(game, after.record, after.standings, number),
                 preview_words=words_of(home, entered, after.standings, number, names, rules),
-                scored=scored,
+                scored=posted.scored,
             )
-        added = service.add_deal(
-            game,
-            entered,
-            key=form_key(values.get("key")),
-            number=opened_for,
-            phone=phone_id(),
-            shown=(deals, scored),
-        )
-    except service.DealTaken as taken:
-        # Another phone recorded the deal this form was opened for: show it, keep
-        # these entries, offer them as the next deal (one tap: the form's button).
-        game = load(token)
-        scored = service.scored(game)
-        rows = build(game, scored).rows[(opened_for or taken.next) - 1 :]
-        values["number"] = str(taken.next)
-        errors = {}
-        kind: Conflict = "taken"
-        if not rows:  # fewer deals than when the form was opened: one was taken back
-            kind = "taken-back"
+        case service.Answer.TAKEN | service.Answer.TAKEN_BACK:
+            # Another phone recorded the deal this form was opened for: show it, keep
+            # these entries, offer them as the next deal (one tap: the form's button).
+            assert posted.scored is not None
+            rows = build(game, posted.scored).rows[(opened_for or number) - 1 :]
+            values["number"] = str(number)
+            errors = {}
+            kind: Conflict = "taken"
+            if answer is service.Answer.TAKEN_BACK:
+                kind = "taken-back"
+                message = _(
+                    "Meanwhile another phone took back a deal: yours would be deal %(n)d. "
+                    "Your entries are kept: check them, then record.",
+                    n=number,
+                )
+                errors = {"": [message]}
+            return _deal_page(game, values, number=number, taken=rows, errors=errors, conflict=kind)
+        case service.Answer.REFUSED:
+            errors = messages_by_group(posted.problems, number)
+            return _deal_page(game, values, number=number, errors=errors, status=422)
+        case service.Answer.BUSY:
             message = _(
-                "Meanwhile another phone took back a deal: yours would be deal %(n)d. "
-                "Your entries are kept: check them, then record.",
-                n=taken.next,
+                "Many phones are writing to this game at once: nothing was recorded yet. "
+                "Your entries are kept: send them again."
             )
-            errors = {"": [message]}
-        return _deal_page(game, values, number=taken.next, taken=rows, errors=errors, conflict=kind)
-    except RulesError as error:
-        errors = messages_by_group(error.problems, number)
-        return _deal_page(game, values, number=number, errors=errors, status=422)
-    except service.Busy:
-        message = _(
-            "Many phones are writing to this game at once: nothing was recorded yet. "
-            "Your entries are kept: send them again."
-        )
-        return _deal_page(game, values, number=number, errors={"": [message]}, conflict="busy")
-    except service.KeyOfAnotherGame:
-        values["key"] = uuid.uuid4().hex
-        message = _("This form was opened for another game: check the entries, then record.")
-        return _deal_page(
-            game, values, number=number, errors={"": [message]}, conflict="other-game"
-        )
-    if added is service.Added.ALREADY:
-        flash(_("That deal was already recorded."))
-    elif added is service.Added.UNDONE:
-        flash(_("That deal was recorded, then taken back: it was not recorded again."))
-    else:
-        session["just"] = {
-            "token": token,
-            "what": "recorded",
-            "number": added.number,
-            "version": added.version,
-        }
+            return _deal_page(game, values, number=number, errors={"": [message]}, conflict="busy")
+        case service.Answer.OTHER_GAME:
+            values["key"] = uuid.uuid4().hex
+            message = _("This form was opened for another game: check the entries, then record.")
+            return _deal_page(
+                game, values, number=number, errors={"": [message]}, conflict="other-game"
+            )
+        case service.Answer.GONE:
+            abort(404)
+        case service.Answer.ALREADY:
+            flash(_("That deal was already recorded."))
+        case service.Answer.UNDONE:
+            flash(_("That deal was recorded, then taken back: it was not recorded again."))
+        case _:  # recorded
+            session["just"] = {
+                "token": token,
+                "what": "recorded",
+                "number": number,
+                "version": posted.version,
+            }
     return redirect(url_for("games.show", token=token))
 
 
@@ -473,41 +491,36 @@ def edit(token: str, number: int) -> Page:
         return _deal_page(
             game, values, number=number, errors={"": [message]}, editing=True, conflict="no-version"
         )
-    try:
-        service.replace_deal(game, number - 1, entered, version, phone=phone_id())
-    except service.StaleVersion:
-        return _lost_race(token, number, values)
-    except RulesError as error:
-        errors = messages_by_group(error.problems, number)
-        return _deal_page(game, values, number=number, errors=errors, editing=True, status=422)
-    flash(_("Deal %(number)d corrected.", number=number))
+    posted = service.post_correction(game, number, entered, version, phone=phone_id())
+    match posted.answer:
+        case service.Answer.STALE:
+            # Made on a game that changed meanwhile: the form comes back with its
+            # entries, beside that deal as it is now, to be saved again on the new state.
+            assert posted.scored is not None
+            values["version"] = str(posted.game.version)
+            row = build(posted.game, posted.scored).rows[number - 1]
+            message = _(
+                "Someone else changed the game meanwhile. Deal %(n)d is now as shown here; "
+                "your correction is kept below: save it again to replace it.",
+                n=number,
+            )
+            return _deal_page(
+                posted.game,
+                values,
+                number=number,
+                errors={"": [message]},
+                editing=True,
+                taken=[row],
+                conflict="stale",
+            )
+        case service.Answer.GONE:
+            flash(_("Someone else took that deal back meanwhile: there is nothing to correct."))
+        case service.Answer.REFUSED:
+            errors = messages_by_group(posted.problems, number)
+            return _deal_page(game, values, number=number, errors=errors, editing=True, status=422)
+        case _:  # corrected
+            flash(_("Deal %(number)d corrected.", number=number))
     return redirect(url_for("games.show", token=token))
-
-
-def _lost_race(token: str, number: int, values: dict[str, str]) -> Page:
-    """A correction made on a game that changed meanwhile: the form comes back with
-    its entries, beside that deal as it is now, to be saved again on the new state."""
-    db.session.rollback()
-    game = load(token)
-    if number > len(game.deals):
-        flash(_("Someone else took that deal back meanwhile: there is nothing to correct."))
-        return redirect(url_for("games.show", token=token))
-    values["version"] = str(game.version)
-    row = build(game, service.scored(game)).rows[number - 1]
-    message = _(
-        "Someone else changed the game meanwhile. Deal %(n)d is now as shown here; "
-        "your correction is kept below: save it again to replace it.",
-        n=number,
-    )
-    return _deal_page(
-        game,
-        values,
-        number=number,
-        errors={"": [message]},
-        editing=True,
-        taken=[row],
-        conflict="stale",
-    )
 
 
 @bp.route("/g/<token>/undo", methods=["GET", "POST"])
