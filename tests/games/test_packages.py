@@ -33,6 +33,7 @@ RULE_WORDS = {
         "contracts?[_ ]left",
     ),
     "pitch": ("pitch", "moons?", "lune", "jokers?", "off[-_ ]?jack", "point[_ ]cards?", "bidder"),
+    "pad": ("pad", "carnet", "score[-_ ]pad", "zero_sum", "somme nulle"),
 }
 
 
