@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import SCREENSHOTS
 from tests.e2e.conftest import PHONE, Watch, watched
 from tests.e2e.test_phone import check
 from tests.e2e.test_table_loop import COUNTER, SCREEN, WORDS, counted, no_swipe, reset
@@ -37,6 +38,12 @@ def table(
     page, watch = watched(context, base)
     yield page, watch, base, WORDS[lang]
     context.close()
+
+
+def shoot(page: Page, name: str) -> None:
+    """A picture of the page as it is (`make screenshots`: in docs/screenshots/)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"pad-{name}.png"), full_page=True)
 
 
 def record_in_view(page: Page, words: dict[str, str]) -> None:
@@ -82,6 +89,7 @@ def test_a_zero_sum_deal_in_five_taps(
     record_in_view(page, words)
     # The live preview: the last box left empty takes the rest.
     expect(page.locator(".deal-line")).to_contain_text("Chloé \u22127")
+    shoot(page, f"deal-{lang}")
     page.get_by_role("button", name=words["record"]).click()
     no_swipe(page, words)
     assert counted(page) == (5, 3)  # Enter deal, Ana, Bruno's box, ±, Record; 1 2 5
@@ -98,6 +106,7 @@ def test_a_zero_sum_deal_in_five_taps(
     page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     expect(page.locator(".totals")).to_be_visible()
     assert page.get_by_role("link", name=words["enter"]).count() == 0
+    shoot(page, f"finished-{lang}")
     check(page, watch)
 
 
@@ -125,4 +134,5 @@ def test_twelve_players_fit_above_the_record_bar(
     assert bar is not None
     assert last is not None
     assert last["y"] + last["height"] <= bar["y"], (last, bar)
+    shoot(page, f"twelve-{words['lang']}")
     check(page, watch)
