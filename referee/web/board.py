@@ -17,6 +17,7 @@ from markupsafe import Markup
 from referee.engine.game import Game as Rules
 from referee.engine.game import Standings
 from referee.engine.names import isolate
+from referee.engine.records import MAX_DEALS
 from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Game
@@ -121,6 +122,12 @@ class Board:
     def columns(self) -> list[tuple[int, ...]]:
         """The history's columns: one per side (partners score alike)."""
         return self.teams or [(seat,) for seat in range(len(self.game.players))]
+
+    @property
+    def full(self) -> bool:
+        """The game holds as many deals as a record may (`records.MAX_DEALS`): no
+        deal may follow, the table starts the next game."""
+        return len(self.rows) >= MAX_DEALS
 
     @property
     def last(self) -> Row | None:

@@ -152,9 +152,14 @@ def rules_from_form(flags: Iterable[Flag], form: Mapping[str, str]) -> dict[str,
 _INDEX = re.compile(r"\[\d+\]")
 
 
+#: Fields of the record as a whole: no box of a form holds them, their problems are
+#: said at the top of the form (a deal past the most a game holds blames "deals").
+WHOLE_RECORD = frozenset({"deals", "game", "format"})
+
+
 def field_group(field: str | None) -> str:
     """The form group of a problem's field: `tricks[2]` -> tricks, `points.ace` -> p_ace."""
-    if not field:
+    if not field or field in WHOLE_RECORD:
         return ""
     if field.startswith("points."):
         return "p_" + field.split(".", 1)[1]

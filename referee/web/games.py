@@ -27,6 +27,7 @@ from flask_babel import gettext as _
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.names import clean, isolate
+from referee.engine.records import MAX_DEALS
 from referee.engine.settlement import StakePer
 from referee.extensions import csrf, db
 from referee.games import GAMES
@@ -282,6 +283,11 @@ def deal(token: str) -> Page:
         scored = service.scored(game, deals)
         if scored.standings.finished:
             flash(_("The game is over: no deal may follow."))
+            return redirect(url_for("games.show", token=token))
+        if len(deals) >= MAX_DEALS:
+            flash(
+                _("A game holds at most %(n)d deals: the table goes on in a new game.", n=MAX_DEALS)
+            )
             return redirect(url_for("games.show", token=token))
         contract = request.args.get("contract", "")
         offered = _contracts_offered(game, scored, number)

@@ -268,6 +268,12 @@ class Home(ABC):
         "the rest"), to be shown again without recording; None: no such button."""
         return None
 
+    @property
+    def judges_tricks(self) -> bool:
+        """Whether the game has a trick judge ("Who wins this trick?"): a game of
+        tricks states `judge`; the score pad, which has none, does not."""
+        return type(self).judge is not Home.judge
+
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:
         """Judge one trick typed as cards in play order: `{"winner": index}`, and for a
         game with cards that score `{"points": [(card, index), ...]}`. Raise RulesError or

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask_babel import get_locale
 
 from referee.engine.errors import RulesError
@@ -20,8 +20,10 @@ bp = Blueprint("tools", __name__)
 def trick(token: str) -> Page:
     """Who wins this trick? Type the cards in the order they were played."""
     game = load(token)
-    rules = engine_rules(game)
     this = home_of(game.game)
+    if not this.judges_tricks:  # a game without tricks (the score pad)
+        abort(404)
+    rules = engine_rules(game)
     players = len(game.players)
     verdict = None
     errors: dict[str, list[str]] = {}

@@ -258,3 +258,40 @@ def test_twelve_players_start_from_the_new_game_form(client: FlaskClient) -> Non
     assert refused.status_code == 422
     assert "Choose a seat." in refused.get_data(as_text=True)
     assert 'name="player4"' not in refused.get_data(as_text=True)
+
+
+def test_a_game_at_the_most_deals_says_so_instead_of_offering_one_more(
+    client: FlaskClient,
+) -> None:
+    """A record holds at most 300 deals: the page offers a new game, not deal 301,
+    and a deal posted anyway is refused with its reason shown (not an empty form)."""
+    client.get("/lang/en?next=/")
+    record = {"format": "referee-game/1", "game": "pad", "players": NAMES[:3], "first_dealer": 0}
+    record["deals"] = [{"points": [1, 2, 3]} for _ in range(300)]
+    imported = client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "pad.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 302
+    token = imported.headers["Location"].removeprefix("/g/")
+    board = page(client, f"/g/{token}")
+    assert "Enter deal 301" not in board
+    assert "A game holds at most 300 deals: the table goes on in a new game." in board
+    assert 'href="/new?game=pad"' in board
+    assert client.get(f"/g/{token}/deal").status_code == 302
+    refused = deal(client, token, "1", "1", "1")
+    assert refused.status_code == 422
+    assert "at most 300" in refused.get_data(as_text=True)
+
+
+def test_the_pad_offers_no_trick_judge(client: FlaskClient) -> None:
+    """The score pad has no tricks: no "Who wins this trick?" under More, and its
+    address is not a page; a game of tricks keeps its judge."""
+    client.get("/lang/en?next=/")
+    token = new_game(client, "pad", NAMES[:3])
+    assert "Who wins this trick?" not in page(client, f"/g/{token}")
+    assert client.get(f"/g/{token}/judge").status_code == 404
+    tricks = new_game(client, "boulmous", NAMES)
+    assert "Who wins this trick?" in page(client, f"/g/{tricks}")
+    assert client.get(f"/g/{tricks}/judge").status_code == 200
