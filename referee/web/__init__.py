@@ -20,6 +20,7 @@ from referee.web import (
     bidi,
     board,
     catalog,
+    chart,
     fragments,
     games,
     homes,
@@ -130,6 +131,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(homes.TEMPLATE_GLOBALS)
     app.jinja_env.globals["history_rows"] = board.history_rows
     app.jinja_env.globals["kept"] = fragments.kept
+    app.jinja_env.globals["line_class"] = chart.line_class
     app.jinja_env.globals["JUST_MARK"] = pages.JUST_MARK
 
     @app.context_processor

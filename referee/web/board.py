@@ -72,14 +72,13 @@ ORDINALS = {
     1: _l("1st"),
     2: _l("2nd"),
     3: _l("3rd"),
-    4: _l("4th"),
-    5: _l("5th"),
 }
 
 
 def ordinal(rank: int) -> str:
-    """A rank in words ("2nd", "2e"); games have at most five players."""
-    return str(ORDINALS.get(rank, rank))
+    """A rank in words ("2nd", "2e", "12th"): a table has at most 12 players (the
+    score pad), whose ranks past the third all end alike in both languages."""
+    return str(ORDINALS[rank]) if rank in ORDINALS else str(_l("%(n)dth", n=rank))
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,19 @@ from markupsafe import Markup, escape
 from referee.engine.names import isolate
 from referee.web.format import MINUS
 
-#: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat.
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
+#: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat; past
+#: them (a score pad of up to 12) the colours come again, dashed (`line_class`).
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+#: The dashes of a line whose colour came round again.
+AGAIN = "6 3"
+
+
+def line_class(index: int) -> str:
+    """The legend's classes of line `index`: its colour (`c0`…), and `again` when it
+    is drawn dashed because its colour came round again (app.css, print.css)."""
+    return f"c{index % len(COLOURS)}" + (" again" if index >= len(COLOURS) else "")
+
+
 WIDTH, HEIGHT, MARGIN = 320, 160, 24
 
 
@@ -87,7 +98,9 @@ def chart(
     for index, (name, totals) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[index % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate([0, *totals]))
-        style = 'stroke-width="2.5"'
+        style = 'stroke-width="2.5"' + (
+            f' stroke-dasharray="{AGAIN}"' if index >= len(COLOURS) else ""
+        )
         dots = ""
         if distinct:
             width = 2 + 1.2 * (count - 1 - index)  # the first widest, drawn first

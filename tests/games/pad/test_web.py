@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -295,3 +296,39 @@ def test_the_pad_offers_no_trick_judge(client: FlaskClient) -> None:
     tricks = new_game(client, "boulmous", NAMES)
     assert "Who wins this trick?" in page(client, f"/g/{tricks}")
     assert client.get(f"/g/{tricks}/judge").status_code == 200
+
+
+TWELVE = ["Ana", "Bruno", "Chloé", "Driss", "Élise", "Farid"]
+TWELVE += ["Gaspard", "Hugo", "Inès", "Jules", "Karim", "Léa"]
+
+
+def imported(client: FlaskClient, players: list[str], deals: list[dict[str, Any]]) -> str:
+    """A pad game made by importing its record; its token."""
+    record = {"format": "referee-game/1", "game": "pad", "players": players, "first_dealer": 0}
+    record["deals"] = deals
+    response = client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "pad.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return str(response.headers["Location"]).removeprefix("/g/")
+
+
+def test_twelve_lines_of_the_chart_each_with_its_own_key(client: FlaskClient) -> None:
+    """Past the six colours, a line's colour comes again dashed, and its key in the
+    legend says so (it was a black square)."""
+    client.get("/lang/en?next=/")
+    token = imported(client, TWELVE, [{"points": list(range(12))}, {"points": [1] * 12}])
+    board = page(client, f"/g/{token}")
+    keys = re.findall(r'<li class="(c\d+(?: again)?)">', board)
+    assert keys == [f"c{i % 6}" + (" again" if i >= 6 else "") for i in range(12)]
+    lines = re.findall(r"<polyline [^>]*>", board)
+    assert len(lines) == 12
+    assert ["stroke-dasharray" in line for line in lines] == [i >= 6 for i in range(12)]
+    # Every rank in words, past the fifth too (Ana, last, was a bare "12").
+    rank = re.compile(r'<span class="rank"[^>]*>(?:★ )?([^<]*)</span>')
+    ranks = rank.findall(board)
+    assert ranks == [f"{12 - seat}th" for seat in range(9)] + ["3rd", "2nd", "1st"]
+    client.get("/lang/fr?next=/")
+    assert rank.findall(page(client, f"/g/{token}"))[0] == "12e"
