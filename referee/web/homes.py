@@ -40,9 +40,15 @@ def home(game: Any) -> Home:
     return home_of(game if isinstance(game, str) else game.game)
 
 
-def summary(game: Any, deal: Mapping[str, Any]) -> Markup:
-    """How a deal reads in one line, in the current language (the game's macro)."""
+def summary(game: Any, deal: Mapping[str, Any], alone: bool = False) -> Markup:
+    """How a deal reads in one line, in the current language (the game's macro).
+
+    `alone`: the line is read without the deal's row of points beside it (the
+    history of changes, the undo page): a game whose line leaves its points to the
+    row (the score pad) says them then, if its macro takes `alone`."""
     macro = get_template_attribute(home_of(game.game).template("summary"), "summary")
+    if alone and "alone" in macro.arguments:
+        return Markup(macro(game, deal, alone=True))
     return Markup(macro(game, deal))
 
 

@@ -79,6 +79,13 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
     correction = {"action": "save", "points0": "20", "points1": "-5", "version": "3"}
     assert client.post(f"/g/{token}/deal/1/edit", data=correction).status_code == 302
     assert "Chloé&nbsp;<strong>−15</strong>" in page(client, f"/g/{token}")
+    # The history says what the correction changed (the numbers), and what undo took.
+    history = page(client, f"/g/{token}/history")
+    assert (
+        "Deal 1 corrected: <del>Ana&nbsp;+12, Bruno&nbsp;−5 · the rest: Chloé</del>"
+        " → Ana&nbsp;+20, Bruno&nbsp;−5 · the rest: Chloé"
+    ) in history
+    assert "Deal 2 taken back: <del>Ana&nbsp;+1, Bruno&nbsp;+2, Chloé&nbsp;−3</del>" in history
 
     assert deal(client, token, "-4", "8", "", last="1").status_code == 302
     board = page(client, f"/g/{token}")
