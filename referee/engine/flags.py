@@ -39,6 +39,8 @@ class Flag:
     numbers: tuple[int, ...] = ()
     #: Message ids of a choice's values, value -> words.
     choices: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Message id of what 0 means for a number that may be 0 ("no target").
+    zero: str = ""
 
 
 def kind_of(flag: Flag, default: object) -> str:

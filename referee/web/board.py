@@ -76,8 +76,8 @@ ORDINALS = {
 
 
 def ordinal(rank: int) -> str:
-    """A rank in words ("2nd", "2e", "12th"): a table has at most 12 players (the
-    score pad), whose ranks past the third all end alike in both languages."""
+    """A rank in words ("2nd", "2e", "12th"): a table has at most 12 players,
+    whose ranks past the third all end alike in both languages."""
     return str(ORDINALS[rank]) if rank in ORDINALS else str(_l("%(n)dth", n=rank))
 
 

@@ -11,7 +11,7 @@ from referee.engine.names import isolate
 from referee.web.format import MINUS
 
 #: Line colours that stay apart for colour-blind eyes (Okabe–Ito), one per seat; past
-#: them (a score pad of up to 12) the colours come again, dashed (`line_class`).
+#: them (a table of up to 12) the colours come again, dashed (`line_class`).
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 #: The dashes of a line whose colour came round again.
 AGAIN = "6 3"

@@ -45,6 +45,16 @@ class Flag:
     choices: tuple[tuple[str, Any], ...] = ()
     low: int = 1
     high: int = 999
+    #: What 0 means, for a number that may be 0 ("no target"); else none.
+    zero: Any = None
+
+    def words(self, value: object) -> Any:
+        """The value as the rules page and the sheet say it."""
+        if self.kind == "choice":
+            return next((text for v, text in self.choices if v == str(value)), value)
+        if value == 0 and self.zero is not None:
+            return self.zero
+        return value
 
 
 def form_value(text: str | None) -> Any:
@@ -98,6 +108,7 @@ def shown(flag: engine_flags.Flag, default: object) -> Flag:
         choices,
         flag.low,
         flag.high,
+        lazy_gettext(flag.zero) if flag.zero else None,
     )
 
 
@@ -271,7 +282,7 @@ class Home(ABC):
     @property
     def judges_tricks(self) -> bool:
         """Whether the game has a trick judge ("Who wins this trick?"): a game of
-        tricks states `judge`; the score pad, which has none, does not."""
+        tricks states `judge`; a game without tricks does not."""
         return type(self).judge is not Home.judge
 
     def judge(self, trump: str, cards: list[str], rules: Any, players: int) -> dict[str, Any]:

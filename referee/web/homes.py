@@ -45,7 +45,7 @@ def summary(game: Any, deal: Mapping[str, Any], alone: bool = False) -> Markup:
 
     `alone`: the line is read without the deal's row of points beside it (the
     history of changes, the undo page): a game whose line leaves its points to the
-    row (the score pad) says them then, if its macro takes `alone`."""
+    row says them then, if its macro takes `alone`."""
     macro = get_template_attribute(home_of(game.game).template("summary"), "summary")
     if alone and "alone" in macro.arguments:
         return Markup(macro(game, deal, alone=True))

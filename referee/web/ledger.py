@@ -47,6 +47,8 @@ PADDING, SLACK = 2 * CELL_PADDING, 1
 NUMBER, DEALER, DEALER_MOST = NUMBER_COLUMN, 18, 30
 #: A description column narrower than this on portrait paper turns the page (mm).
 NARROWEST = 60
+#: The smallest the figures are printed, against their 8 pt (5.6 pt).
+SMALLEST = 0.7
 #: Deals per block where the game has no rounds (a round is a block of its own).
 BLOCK = 5
 INDENT = "\u2003"  # an em space before a description's further lines
@@ -112,11 +114,19 @@ class Ledger:
     dealer: float  # the dealer's column width, in mm (longer names clip)
     landscape: bool  # the figures leave too little room for the deals on portrait
     blocks: list[Block]
+    #: The figures' size against their 8 pt: smaller where so many sides (a table
+    #: of 12) would not fit across the page at 8 pt, never under `SMALLEST`.
+    scale: float = 1.0
 
     @property
     def column(self) -> float:
         """A side's column width, in points."""
-        return self.width * MONO_ADVANCE
+        return self.width * MONO_ADVANCE * self.scale
+
+    @property
+    def figure_size(self) -> float:
+        """The figures' font size, in points."""
+        return 8 * self.scale
 
 
 def wrap(text: Markup, room: float) -> list[Markup]:
@@ -195,17 +205,23 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     total = max((len(f) for figures in totals for f in figures), default=1)
     # A side: " points total ", the points' field taking what the name needs more.
     name = max(math.ceil((width(side) * HEADER + PADDING) / MONO) for side in sides)
-    side_width = max(
-        max((len(f) for figures in points for f in figures), default=1) + total + 3,
-        min(name, NAME),
-    )
+    figures_width = max((len(f) for figures in points for f in figures), default=1) + total + 3
+    side_width = max(figures_width, min(name, NAME))
 
     def figure_line(fields: list[tuple[str, str]]) -> str:
         wide = side_width - total - 3
         return "".join(f" {p.rjust(wide)} {t.rjust(total)} " for p, t in fields)
 
     dealer = min(max(DEALER, max(width(n) for n in names) + PADDING + SLACK), DEALER_MOST)
-    fixed = NUMBER + (0 if rounds else dealer) + PADDING + len(sides) * side_width * MONO
+    # Many sides (a table of 12): the names' room shrinks, down to the figures',
+    # until the sides and the narrowest deals' column fit across the page; a longer
+    # name wraps in its header.
+    across = content_width(size, True) - NUMBER - (0 if rounds else dealer) - PADDING
+    fits = math.floor((across - NARROWEST - SLACK) / (len(sides) * MONO))
+    side_width = max(figures_width, min(side_width, fits))
+    # Still too wide: the figures printed smaller.
+    scale = min(1.0, max(SMALLEST, (across - NARROWEST - SLACK) / (len(sides) * side_width * MONO)))
+    fixed = NUMBER + (0 if rounds else dealer) + PADDING + len(sides) * side_width * MONO * scale
     landscape = content_width(size, False) - fixed < NARROWEST
     room = content_width(size, landscape) - fixed - SLACK
 
@@ -239,4 +255,4 @@ def ledger_of(board: Board, size: str, describe: Callable[[dict[str, object]], M
     ]
     blocks = _blocks(board, rounds or BLOCK, descriptions, figures)
     labels = figure_line([(POINTS, TOTAL)] * len(sides))
-    return Ledger(sides, side_width, labels, dealer, landscape, blocks)
+    return Ledger(sides, side_width, labels, dealer, landscape, blocks, scale)

@@ -21,7 +21,7 @@ def trick(token: str) -> Page:
     """Who wins this trick? Type the cards in the order they were played."""
     game = load(token)
     this = home_of(game.game)
-    if not this.judges_tricks:  # a game without tricks (the score pad)
+    if not this.judges_tricks:  # a game without tricks
         abort(404)
     rules = engine_rules(game)
     players = len(game.players)

@@ -33,7 +33,7 @@ from referee.engine.game import (
     totals_before,
 )
 from referee.engine.settlement import money_of, winners_collect
-from referee.games.pad.words import FLAG_WORDS, WORDS
+from referee.games.pad.words import FLAG_WORDS, WORDS, ZERO_WORDS
 
 KEY: Final = "pad"
 MIN_PLAYERS: Final = 2
@@ -68,9 +68,8 @@ class Rules:
 
 def _flag(name: str, low: int = 1, high: int = 999) -> Flag:
     label, help_ = FLAG_WORDS[name]
-    return Flag(
-        name, label, help_, "docs/RULES.md, \u201cScore pad\u201d: Referee's own", low, high
-    )
+    rule = "docs/RULES.md, \u201cScore pad\u201d: Referee's own"
+    return Flag(name, label, help_, rule, low, high, zero=ZERO_WORDS.get(name, ""))
 
 
 #: The house rules (docs/RULES.md, "Score pad"), their defaults in `Rules`.

@@ -9,8 +9,14 @@ import json
 import re
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import Markup
 
+from referee.geometry import content_width
+from referee.services import games as service
+from referee.web.board import build
+from referee.web.ledger import NARROWEST, NUMBER, ledger_of
 from tests.web.conftest import new_game
 from tests.web.test_sheets import pdf_text
 
@@ -339,3 +345,40 @@ def test_twelve_lines_of_the_chart_each_with_its_own_key(client: FlaskClient) ->
     assert ranks == [f"{12 - seat}th" for seat in range(9)] + ["3rd", "2nd", "1st"]
     client.get("/lang/fr?next=/")
     assert rank.findall(page(client, f"/g/{token}"))[0] == "12e"
+
+
+def test_twelve_long_names_fit_across_the_sheet(app: Flask, client: FlaskClient) -> None:
+    """Twelve players with long names: every column on the page (the last two were
+    off it), the names wrapping in their headers."""
+    client.get("/lang/en?next=/")
+    names = [f"{name}-Baptiste" for name in TWELVE]
+    token = imported(client, names, [{"points": [100 * seat for seat in range(12)]}])
+    with app.test_request_context():
+        game = service.find(token)
+        assert game is not None
+        ledger = ledger_of(build(game, service.scored(game)), "a4", lambda deal: Markup("—"))
+        assert ledger.landscape
+        columns = NUMBER + ledger.dealer + len(ledger.sides) * ledger.column * 25.4 / 72
+        assert columns + NARROWEST / 2 <= content_width("a4", True), ledger
+        assert ledger.figure_size >= 5.5
+    _pages, lines = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
+    sheet = "\n".join(lines)
+    for name in TWELVE:
+        assert name in sheet
+
+
+def test_the_rules_say_what_a_zero_means(client: FlaskClient) -> None:
+    """A house rule at 0 (no teams, no target, no limit) is said in words, with the
+    French colon's space, on the rules page and the sheet."""
+    client.get("/lang/en?next=/")
+    token = new_game(client, "pad", NAMES[:3])
+    rules = page(client, f"/g/{token}/rules")
+    assert "Teams: <strong>none: each plays alone</strong>" in rules
+    assert "Target score: <strong>none</strong>" in rules
+    assert "Number of deals: <strong>no limit</strong>" in rules
+    client.get("/lang/fr?next=/")
+    rules = page(client, f"/g/{token}/rules")
+    assert "Équipes\u202f: <strong>aucune\u202f: chacun pour soi</strong>" in rules
+    sheet = "\n".join(pdf_text(client.get(f"/g/{token}/sheet.pdf").data)[1])
+    assert "Règles maison\u202f:" in sheet
+    assert "Nombre de donnes\u202f: sans limite" in sheet
