@@ -29,8 +29,12 @@ from referee.games import GAMES
 
 Values = dict[str, str]
 
-#: ASCII digits only: Python's int() would also read "٣", "1_0" or "+1".
-_WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*", re.ASCII)
+#: ASCII digits and one sign ("+10" as a player writes a gain): Python's int() would
+#: also read "٣" or "1_0".
+_WHOLE = re.compile(r"\s*[-+]?[0-9]{1,6}\s*", re.ASCII)
+#: Minus signs a phone may type or paste: the app's own (U+2212, as it shows
+#: scores), the en dash and the small and full-width hyphen-minus.
+_MINUSES = str.maketrans({"\u2212": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,8 @@ def form_value(text: str | None) -> Any:
     (so that the engine's message quotes it); None for an empty box."""
     if text is None or not text.strip():
         return None
-    return int(text) if _WHOLE.fullmatch(text) else text.strip()
+    typed = text.translate(_MINUSES)
+    return int(typed) if _WHOLE.fullmatch(typed) else text.strip()
 
 
 def put(deal: dict[str, Any], key: str, text: str | None) -> None:

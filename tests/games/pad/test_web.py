@@ -382,3 +382,14 @@ def test_the_rules_say_what_a_zero_means(client: FlaskClient) -> None:
     sheet = "\n".join(pdf_text(client.get(f"/g/{token}/sheet.pdf").data)[1])
     assert "Règles maison\u202f:" in sheet
     assert "Nombre de donnes\u202f: sans limite" in sheet
+
+
+def test_a_plus_and_the_minus_the_app_shows_are_read(client: FlaskClient) -> None:
+    """"+10" as a player writes a gain, "−10" pasted from a score the app shows (its
+    minus is U+2212): both read as numbers; other digits do not."""
+    client.get("/lang/en?next=/")
+    token = new_game(client, "pad", NAMES[:3])
+    assert deal(client, token, "+10", "\u221210", "0").status_code == 302
+    deals = client.get(f"/g/{token}/export.json").get_json()["deals"]
+    assert deals == [{"points": [10, -10, 0]}]
+    assert deal(client, token, "\u0663", "1_0", "0").status_code == 422
