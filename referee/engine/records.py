@@ -175,7 +175,6 @@ def parse_record(data: object, stored: bool = False) -> AnyRecord:
         raise RulesError(problems)
     players = _parse_players(obj.get("players"), game.player_counts, problems, stored)
     count = len(players) if players is not None else game.player_counts[0]
-    names = players if players is not None else ("?",) * count
     first_dealer = read_seat(obj, "first_dealer", count, problems, optional=True)
     rules = _parse_rules(game, obj.get("rules", {}), problems)
     stake = _parse_stake(obj["stake"], problems) if "stake" in obj else None
@@ -183,8 +182,14 @@ def parse_record(data: object, stored: bool = False) -> AnyRecord:
     currency = _parse_pattern(obj, "currency", _CURRENCY, problems)
     place = _parse_place(obj, problems)
     date = _parse_date(obj, problems)
-    # Deals are read under the game's rules; with broken rules only those are reported.
-    deals = _parse_deals(game, obj.get("deals", []), names, rules, problems) if rules else ()
+    # Deals are read under the game's rules, for its players: with broken rules or
+    # players only those are reported (a deal read for a count of players the record
+    # does not have would blame every deal falsely).
+    deals = (
+        _parse_deals(game, obj.get("deals", []), players, rules, problems)
+        if rules and players is not None
+        else ()
+    )
     check(problems)
     assert players is not None
     return Record(

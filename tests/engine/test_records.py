@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
+from referee.engine.errors import RulesError
 from referee.engine.game import Standings
 from referee.engine.records import (
+    FORMAT,
     dump_record,
     load_record,
     money_text,
@@ -224,3 +226,14 @@ def test_a_record_saved_with_a_byte_order_mark_reads() -> None:
     data = (EXAMPLES / "pitch-moon.json").read_bytes()
     assert load_record(b"\xef\xbb\xbf" + data) == load_record(data)
     assert load_record("\ufeff" + data.decode()) == load_record(data)
+
+
+def test_players_refused_leave_the_deals_unread() -> None:
+    """Thirteen players for a pad of at most twelve: that alone is said, not one
+    false "one number per player, 2 in all" for each deal read for two players."""
+    names = [f"P{seat}" for seat in range(13)]
+    record = {"format": FORMAT, "game": "pad", "players": names, "first_dealer": 0}
+    record["deals"] = [{"points": [1] * 13}, {"points": [2] * 13}]
+    with pytest.raises(RulesError) as refused:
+        parse_record(record)
+    assert [p.field for p in refused.value.problems] == ["players"]
