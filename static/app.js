@@ -212,7 +212,10 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
             return item;
           }));
         } else {
+          // Refused: the bar says the first reason (the panel may be under it).
+          const first = Object.values(answer.errors || {}).flat()[0];
           hint();
+          if (first && line) { line.firstChild.className = "error"; line.firstChild.textContent = first; }
         }
         if (ends) {
           ends.textContent = (answer.ok && answer.ends) || "";
@@ -238,6 +241,7 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   const soon = () => { window.clearTimeout(timer); timer = window.setTimeout(ask, 250); };
   form.addEventListener("input", soon);
   form.addEventListener("change", soon);
+  window.addEventListener("online", soon);  // back online: "waits" gives way to the deal
   // Entries already there (a ?contract= link, a correction, entries kept): said at once.
   if (form.querySelector("input:checked, input[type=number]:not([value=''])")) soon();
 });

@@ -136,3 +136,25 @@ def test_twelve_players_fit_above_the_record_bar(
     assert last["y"] + last["height"] <= bar["y"], (last, bar)
     shoot(page, f"twelve-{words['lang']}")
     check(page, watch)
+
+
+def test_the_bar_says_why_a_deal_is_refused(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """Every box filled but not adding up to zero: the bar, always in view, says the
+    reason (the panel with it may be under the bar on a small phone)."""
+    page, watch, base, words = table
+    imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {"zero_sum": True})
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    for row, points in enumerate(("12", "5", "3")):
+        page.locator(f"#points{row}").fill(points)
+    reason = page.locator(".deal-line .error")
+    expect(reason).to_contain_text("20")  # "The points add up to 20, not 0"
+    box = reason.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= SCREEN
+    page.locator("#points2").fill("-17")
+    expect(page.locator(".deal-line")).to_contain_text("Chloé \u221217")
+    expect(reason).to_have_count(0)
+    check(page, watch)

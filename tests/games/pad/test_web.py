@@ -385,7 +385,7 @@ def test_the_rules_say_what_a_zero_means(client: FlaskClient) -> None:
 
 
 def test_a_plus_and_the_minus_the_app_shows_are_read(client: FlaskClient) -> None:
-    """"+10" as a player writes a gain, "−10" pasted from a score the app shows (its
+    """A gain written "+10", and "−10" pasted from a score the app shows (its
     minus is U+2212): both read as numbers; other digits do not."""
     client.get("/lang/en?next=/")
     token = new_game(client, "pad", NAMES[:3])
