@@ -715,11 +715,10 @@ def post_deal(
     phone: str | None = None,
 ) -> Posted:
     """A new deal posted by its form, on the game as it was read (`shown`) and scored
-    (`before`):
-    previewed (`preview`, nothing written) or recorded (`add_deal`). Every outcome
-    is an answer, none an exception: a refusal by the rules, a deal taken by another
-    phone (the game read again, to show what won), a game too busy, a form of
-    another game."""
+    (`before`): previewed (`preview`, nothing written) or recorded (`add_deal`).
+    Every outcome is an answer, none an exception: a refusal by the rules, a deal
+    taken by another phone (the game read again, to show what won), a game too
+    busy, a form of another game."""
     count = len(deals) + 1
     try:
         if preview:
