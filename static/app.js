@@ -30,7 +30,7 @@ function showSum(sum, entered, total, full) {
 }
 function enhanceCounts(group) {
   const total = Number(group.dataset.total);
-  const inputs = Array.from(group.querySelectorAll("input[type=number]"));
+  const inputs = Array.from(group.querySelectorAll("input[inputmode=numeric]"));
   const update = () => {
     const entered = inputs.reduce((s, i) => s + (i.value === "" ? 0 : Number(i.value)), 0);
     const empty = inputs.filter((i) => i.value === "");
@@ -243,7 +243,7 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   form.addEventListener("change", soon);
   window.addEventListener("online", soon);  // back online: "waits" gives way to the deal
   // Entries already there (a ?contract= link, a correction, entries kept): said at once.
-  if (form.querySelector("input:checked, input[type=number]:not([value=''])")) soon();
+  if (form.querySelector("input:checked, input[inputmode=numeric]:not([value=''])")) soon();
 });
 
 // The new-game form: the dealer choice and the table diagram show the names as
@@ -442,7 +442,7 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       else if (field.type !== "hidden" || name === "contract") field.value = value;
     });
   });
-  form.querySelectorAll("input[type=number]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
+  form.querySelectorAll("input[inputmode=numeric]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
   form.dispatchEvent(new Event("change", { bubbles: true }));
 })();
 

@@ -73,7 +73,7 @@
           : (input.labels && input.labels[0] ? input.labels[0].textContent : "");
         if (text.trim()) chosen.push(text.trim().replace(/\s+/g, " "));
       });
-      set.querySelectorAll("input[type=number]").forEach((input) => { if (input.value) chosen.push(input.value); });
+      set.querySelectorAll("input[inputmode=numeric]").forEach((input) => { if (input.value) chosen.push(input.value); });
       set.querySelectorAll("select").forEach((select) => { if (select.value) chosen.push(select.selectedOptions[0].text); });
       if (chosen.length) parts.push(chosen.join(", "));
     });
@@ -118,7 +118,7 @@
   // A deal form with something chosen or typed: not to be taken from under the thumb.
   const typing = () => Array.from(document.querySelectorAll("form.deal-form")).some((form) =>
     form.querySelector("input:checked") ||
-    Array.from(form.querySelectorAll("input[type=number]")).some((i) => i.value !== ""));
+    Array.from(form.querySelectorAll("input[inputmode=numeric]")).some((i) => i.value !== ""));
 
   // The server's own answer to a refused entry, with its entries and message: the
   // same post once more, as a plain form (a refused entry was not recorded, and its
@@ -198,14 +198,14 @@
     const key = newKey();
     document.querySelectorAll("input[name=key]").forEach((i) => { i.value = key; });
     form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach((i) => { i.checked = false; });
-    form.querySelectorAll("input[type=number]").forEach((i) => { i.value = ""; });
+    form.querySelectorAll("input[inputmode=numeric]").forEach((i) => { i.value = ""; });
     form.querySelectorAll("select").forEach((s) => { s.selectedIndex = 0; });
     const h1 = document.querySelector("main h1");
     if (h1) h1.textContent = h1.textContent.replace(/\d+/, String(next));
     document.querySelectorAll(".dealer-line").forEach((line) => { line.hidden = true; });
     // Each part of the form hears it (sums, tallies, the preview).
     form.querySelectorAll("fieldset").forEach((set) => set.dispatchEvent(new Event("change", { bubbles: true })));
-    form.querySelectorAll("input[type=number]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
+    form.querySelectorAll("input[inputmode=numeric]").forEach((i) => i.dispatchEvent(new Event("input", { bubbles: true })));
     window.scrollTo(0, 0);
     return true;
   };

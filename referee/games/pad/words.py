@@ -69,7 +69,7 @@ BLURB: Final = N_("2 to 12 players, any game: each deal's points, teams if you l
 #: The house rules' words (`rules.FLAGS`).
 #: What 0 means for the house rules that may be 0.
 ZERO_WORDS: Final[dict[str, str]] = {
-    "teams": N_("none: each plays alone"),
+    "teams": N_("none (each plays alone)"),
     "goal": N_("none"),
     "deals": N_("no limit"),
 }

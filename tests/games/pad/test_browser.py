@@ -158,3 +158,25 @@ def test_the_bar_says_why_a_deal_is_refused(
     expect(page.locator(".deal-line")).to_contain_text("Chloé \u221217")
     expect(reason).to_have_count(0)
     check(page, watch)
+
+
+def test_a_minus_pasted_from_the_scores_is_kept(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """A "−10" pasted (the app's own minus, U+2212) keeps its sign, and letters typed
+    by mistake are refused with their reason, not dropped to an empty box."""
+    page, watch, base, words = table
+    imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {})
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.locator("#points0").fill("\u221210")
+    page.locator("#points1").fill("+4")
+    page.locator("#points2").fill("abc")
+    expect(page.locator(".deal-line .error")).to_contain_text("abc")
+    page.locator("#points2").fill("6")
+    expect(page.locator(".deal-line")).to_contain_text("Ana \u221210")
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    deals = page.request.get(page.url + "/export.json").json()["deals"]
+    assert deals == [{"points": [-10, 4, 6]}]
+    check(page, watch)

@@ -373,15 +373,18 @@ def test_the_rules_say_what_a_zero_means(client: FlaskClient) -> None:
     client.get("/lang/en?next=/")
     token = new_game(client, "pad", NAMES[:3])
     rules = page(client, f"/g/{token}/rules")
-    assert "Teams: <strong>none: each plays alone</strong>" in rules
+    assert "Teams: <strong>none (each plays alone)</strong>" in rules
     assert "Target score: <strong>none</strong>" in rules
     assert "Number of deals: <strong>no limit</strong>" in rules
     client.get("/lang/fr?next=/")
     rules = page(client, f"/g/{token}/rules")
-    assert "Équipes\u202f: <strong>aucune\u202f: chacun pour soi</strong>" in rules
+    assert "Équipes\u202f: <strong>aucune (chacun pour soi)</strong>" in rules
     sheet = "\n".join(pdf_text(client.get(f"/g/{token}/sheet.pdf").data)[1])
     assert "Règles maison\u202f:" in sheet
     assert "Nombre de donnes\u202f: sans limite" in sheet
+    assert "Place 1\u202f: Ana" in sheet
+    blank = "\n".join(pdf_text(client.get(f"/g/{token}/blank.pdf").data)[1])
+    assert "Date\u202f:" in blank
 
 
 def test_a_plus_and_the_minus_the_app_shows_are_read(client: FlaskClient) -> None:
