@@ -3,7 +3,8 @@
 A game is a package of this one (`referee/games/<key>/`): its rules, its words,
 its pages. Shared code never names a game: it asks `GAMES[key]` (the rules) or,
 on the web side, the game's home (`referee.web.homes`). Adding a game is adding
-its package and its name to `PACKAGES` (docs/ARCHITECTURE.md, "Adding a game").
+its package and its name to `PACKAGES` (docs/ARCHITECTURE.md, "A game, step by
+step: the score pad").
 
 Standard library only, as the rules are: the engine reads records through this
 registry.

@@ -16,14 +16,15 @@ from sqlalchemy import func, select
 
 from referee.engine.records import load_record, score_record
 from referee.extensions import db
+from referee.games import PACKAGES
 from referee.models import Game, Table
 from referee.web.homes import HOMES
 from tests.web.conftest import new_game
 from tests.web.test_tables import new_table
 
 THREE = ("boulmous", "bombu", "pitch")
-#: Every game, the score pad too.
-ALL = (*THREE, "pad")
+#: Every game, in the registry's order (the home page's).
+ALL = tuple(PACKAGES)
 PLAYERS = ["Ana", "Bruno", "Chloé", "Driss"]
 
 

@@ -25,7 +25,9 @@ NAMES = ["Ana", "Bruno", "Chloé", "Driss", "Élise", "Farid", "Gaspard", "Hugo"
 NAMES += ["Jules", "Karim", "Léa", "Malo"]
 
 #: Every refusal code of the pad, each raised by a test below.
-PAD_CODES = set(PAD_MESSAGES)
+#: Every code of the pad's words these tests raise (`test_every_message_has_a_test`
+#: reads a game's `tests/games/<key>/test_rules.py: CODES`).
+CODES = set(PAD_MESSAGES)
 
 
 def pad(deals: list[Any], players: int = 3, **fields: Any) -> dict[str, Any]:
