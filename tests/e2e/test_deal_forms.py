@@ -282,6 +282,10 @@ def test_the_forms_at_320_px_cut_nothing(browser: Browser, live_server: Server, 
     words = WORDS[lang]
     start(page, base, words, "pitch", ["Dale", "Bruno", "Chloé", "Rhonda", "Walt"])
     page.get_by_role("link", name=words["enter"]).click()
+    # Measured once the page and its fonts are in (a loaded machine showed the grid
+    # in the fallback font, its names wider, for a moment).
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => true)")
     assert page.evaluate(CUT, "table.points thead th, table.points th[scope=row]") == []
     assert page.evaluate(OVERLAPS, "table.points tr.rest button") == []
     assert page.evaluate(OVERLAPS, "table.points tr.point:first-of-type label") == []
