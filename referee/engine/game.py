@@ -8,6 +8,7 @@ rule re-scores every old game.
 from __future__ import annotations
 
 import datetime
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal
@@ -109,7 +110,7 @@ class Standings:
     extras: Mapping[str, object] = field(default_factory=dict)
 
 
-class Game(Generic[R, D]):
+class Game(ABC, Generic[R, D]):
     """A game's rules: how to read and write its record, and how to score it.
 
     Besides the rules, a game states the facts the table sees: who plays together
@@ -117,7 +118,8 @@ class Game(Generic[R, D]):
     its deals come in rounds. Code outside the game asks these; it never tests a
     game's name. A game states only what differs from the defaults below (each
     player alone, the deal passing to the left, no bids, no contracts to choose
-    among, the highest total leading); what has no default raises.
+    among, the highest total leading); what has no default is abstract: reading,
+    writing and scoring a deal, and explaining it.
     """
 
     key: str
@@ -173,21 +175,21 @@ class Game(Generic[R, D]):
         """Write every flag, defaults included, so a record states its rules in full."""
         return dump_flags(rules)
 
+    @abstractmethod
     def parse_deal(self, raw: object, players: tuple[str, ...], rules: R) -> D:
         """Read one deal as entered; raise `RulesError` for what no deal could be.
 
         `players` are the names in seat order, so that messages can name a player;
         `rules` are the game's flags (a variant may change what a deal holds).
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def dump_deal(self, deal: D) -> dict[str, object]:
         """Write one deal back as the record format has it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def score(self, record: Record[R, D]) -> Standings:
         """Play the deals in order; raise `RulesError` for the first impossible one."""
-        raise NotImplementedError
 
     def bids_now(self, record: Record[R, D], standings: Standings) -> tuple[BidOutcome, ...]:
         """What each bid would give, from the current scores (empty: no bids)."""
@@ -201,6 +203,7 @@ class Game(Generic[R, D]):
         del record, standings
         return {}
 
+    @abstractmethod
     def explain_deal(
         self, record: Record[R, D], standings: Standings, number: int
     ) -> tuple[Step, ...]:
@@ -209,7 +212,6 @@ class Game(Generic[R, D]):
         as entered, its result and the scores before it, never a later deal (a page
         that draws one new row of its history explains one deal: issue 19). The
         whole game's: `explain`."""
-        raise NotImplementedError
 
 
 #: Counts per seat, by figure (`Game.tally`).
