@@ -13,6 +13,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import InvalidatePoolError
 
+from referee.api import PREFIX as API_PREFIX
 from referee.engine.messages import LANGUAGES
 from referee.extensions import babel, csrf, db, migrate
 from referee.paths import STATIC, TEMPLATES, TRANSLATIONS, data_dir
@@ -122,8 +123,9 @@ def private_sqlite_file(url: str) -> None:
 
 
 def select_locale() -> str:
-    """The player's choice (cookie), else the browser's preference; French first."""
-    chosen = session.get("lang")
+    """The player's choice (cookie), else the browser's preference; French first.
+    A program's request to the API speaks its `Accept-Language` alone."""
+    chosen = None if request.path.startswith(API_PREFIX) else session.get("lang")
     if chosen in LANGUAGES:
         return str(chosen)
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]

@@ -104,6 +104,7 @@ MESSAGES: Final[dict[str, str]] = {
     "trick_empty": N_("a trick needs at least one card"),
     "trick_too_long": N_("a trick has at most {players} cards, not {count}"),
     "card_not_in_hand": N_("{value} is not in the hand"),
+    "key_malformed": N_("{field} must be 8 to 64 letters, digits, - or _, not {value}"),
     "must_follow": N_(
         "{value} does not follow suit: the hand holds {cards}, which must be played on {suit}"
     ),
@@ -134,6 +135,11 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "hand": NC_("field", "hand"),
     "format": NC_("field", "format"),
     "game": NC_("field", "game"),
+    # What a program sends with a deal (the API: docs/API.md).
+    "deal": NC_("field", "deal"),
+    "key": NC_("field", "one-time key"),
+    "number": NC_("field", "deal number"),
+    "version": NC_("field", "version"),
 }
 
 

@@ -11,8 +11,10 @@ from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 from jinja2 import ChoiceLoader
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
-from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
+from referee import api
+from referee.api import problems
 from referee.services import limits
 from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
 from referee.web import (
@@ -44,7 +46,10 @@ RATE_CATEGORIES = {
     "games.preview_json": "preview",
     "tables.import_table": "import",
     "tables.new": "create",
+    "api.create": "create",
 }
+#: The methods that write, counted by the rate limits.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Generous: every phone of a club may share one address behind its router.
 DEFAULT_RATE_LIMITS = {"write": 600, "import": 30, "create": 60, "preview": 1200}
 
@@ -101,6 +106,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
+    api.register(app)
     for home in HOMES.values():  # each game's own pages
         if home.blueprint is not None:
             app.register_blueprint(home.blueprint)
@@ -149,6 +155,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Response:
+        if api.asks_api(request):  # a program: a problem, in JSON
+            return problems.from_http(error)
         response = Response(render_template("error.html", error=error), error.code or 500)
         response.content_type = "text/html; charset=utf-8"
         for name, value in error.get_headers():
@@ -170,8 +178,10 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(Exception)
-    def _server_error(error: Exception) -> tuple[str, int]:  # pragma: no cover - safety net
-        app.logger.exception("unhandled error", exc_info=error)
+    def _server_error(error: Exception) -> Response | tuple[str, int]:  # pragma: no cover
+        app.logger.exception("unhandled error", exc_info=error)  # the safety net
+        if api.asks_api(request):
+            return problems.from_http(InternalServerError())
         return render_template("error.html", error=None), 500
 
     @app.before_request
@@ -186,7 +196,7 @@ def register(app: Flask) -> None:
     @app.before_request
     def _rate_limit() -> None:
         """Writes are counted per client address and minute, in the database."""
-        if request.method != "POST" or not app.config.get("RATE_LIMITS"):
+        if request.method not in WRITES or not app.config.get("RATE_LIMITS"):
             return
         category = RATE_CATEGORIES.get(request.endpoint or "", "write")
         limit = app.config["RATE_LIMITS"][category]

@@ -1,0 +1,287 @@
+"""What the API takes and answers, declared once as pydantic models.
+
+The same declarations check a request's envelope (`DealPost`, `DealCorrection`),
+build every answer (each view returns one of these models) and write the OpenAPI
+document (`referee.api.declare`): the document cannot say one thing while the code
+does another. What a deal or a game's record holds is the record format's
+(docs/RECORD-FORMAT.md), read and refused by the engine with its own messages;
+here it is an object.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.config import JsonDict, JsonValue
+
+from referee.engine.records import FORMAT, MAX_DEALS
+from referee.games import GAMES
+
+#: A one-time key as the deal forms carry them (`web.games.FORM_KEY`).
+KEY_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+#: No game reaches this version (each write adds one).
+MAX_VERSION = 2**31 - 1
+
+
+class Declared(BaseModel):
+    """A model of the API: closed (an unknown field is refused), strict (a number
+    is not read from text, nor a boolean as a number), frozen."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# Requests ----------------------------------------------------------------------------
+
+
+def _optional(description: str, **constraints: Any) -> Any:
+    """A field of the record that may be left out, but is never null: the document
+    shows no default (the engine's is the rule)."""
+    return Field(None, description=description, json_schema_extra=_no_default, **constraints)
+
+
+def _no_default(schema: JsonDict) -> None:
+    schema.pop("default", None)
+
+
+def _game_keys() -> list[JsonValue]:
+    """The registered games' keys, for the document."""
+    return [key for key in sorted(GAMES)]
+
+
+def _example() -> JsonDict:
+    """A new game of the first registered game, with as few players as it takes."""
+    game = next(iter(GAMES.values()))
+    names: list[JsonValue] = ["Ana", "Bruno", "Chloé", "David", "Emma", "Farid"]
+    return {"format": FORMAT, "game": game.key, "players": names[: game.player_counts[0]]}
+
+
+class NewGame(Declared):
+    """A game's record (docs/RECORD-FORMAT.md): the game, its players, its house rules
+    and stake, and the deals played already, if any. The engine reads it as it reads
+    an imported file, and refuses what cannot be with the field it blames."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_example()]})
+
+    format: Literal["referee-game/1"] = Field(description="The record format's name and version.")
+    game: str = Field(description="The game's key.", json_schema_extra={"enum": _game_keys()})
+    players: list[str] = Field(description="The players' names, in clockwise seat order.")
+    first_dealer: int = _optional("The seat (from 0) of the first dealer.")
+    rules: dict[str, Any] = _optional("House rules, by name (each game lists its own).")
+    stake: str = _optional('The stake, as an amount: "0.50".')
+    stake_per: Literal["game", "point"] = _optional("What the stake is paid for.")
+    currency: str = _optional('A three-letter code: "EUR".')
+    place: str = _optional("Where the game is played.")
+    date: str = _optional('The day it was played: "2026-12-01".')
+    deals: list[dict[str, Any]] = _optional(
+        "Deals played already, in the record format.", max_length=MAX_DEALS
+    )
+
+
+class DealPost(Declared):
+    """A new deal, with what makes it safe to send twice."""
+
+    deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
+    key: str | None = Field(
+        None,
+        pattern=KEY_PATTERN,
+        description="A one-time key of your choosing: the same key sent again (a retry "
+        "after a dropped connection) records the deal once.",
+    )
+    number: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_DEALS,
+        description="The deal's number as you counted it: if another client recorded "
+        "that deal first, the answer is 409 and nothing is written.",
+    )
+
+
+class DealCorrection(Declared):
+    """A deal written again, on the game as it was at `version`."""
+
+    deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
+    version: int = Field(
+        ge=0,
+        le=MAX_VERSION,
+        description="The game's version the correction was made on: if the game changed "
+        "since, the answer is 409 and nothing is written.",
+    )
+
+
+# Answers -----------------------------------------------------------------------------
+
+
+class Transfer(Declared):
+    """One payment that settles the money: seat `from` pays seat `to`."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    payer: int = Field(alias="from", description="The paying seat (from 0).")
+    payee: int = Field(alias="to", description="The receiving seat (from 0).")
+    amount: str = Field(description='An amount, written like "1.50".')
+
+
+class Money(Declared):
+    """The game's money: each seat's net (positive: receives) and who pays whom."""
+
+    stake: str
+    stake_per: Literal["game", "point"]
+    currency: str
+    net: list[str]
+    transfers: list[Transfer]
+
+
+class GameLinks(Declared):
+    """Addresses of the game: its spectators' page and this API's answers."""
+
+    page: str = Field(description="The spectators' page.")
+    api: str = Field(description="This game in the API (read only).")
+    deals: str
+    settlement: str
+    record: str
+
+
+class GameState(Declared):
+    """A game as it stands: who plays, the totals, who won."""
+
+    game: str = Field(description="The game's key.")
+    name: str = Field(description="The game's name, in the answer's language.")
+    players: list[str] = Field(description="Names, in seat order (seats from 0).")
+    sides: list[list[int]] = Field(description="Seats that score together (teams).")
+    lowest_wins: bool = Field(description="Whether the lowest total leads.")
+    version: int = Field(description="Goes up by one at each change of the game.")
+    deals: int = Field(description="How many deals are recorded.")
+    finished: bool
+    winners: list[int] = Field(description="The winning seats, once finished.")
+    scores: list[int] = Field(description="Each seat's total.")
+    next_dealer: int | None = Field(description="The seat dealing next (none once finished).")
+    played_on: str = Field(description="The day, as YYYY-MM-DD.")
+    place: str | None
+    money: Money | None = Field(description="Present when the game is played for a stake.")
+    links: GameLinks
+
+
+class Mark(Declared):
+    """Something a deal did beyond its points, by its kind's key (the game's own
+    words name it); `seat` where it names one player."""
+
+    kind: str
+    seat: int | None = None
+
+
+class DealLine(Declared):
+    """One recorded deal: as entered, and what it gave."""
+
+    number: int = Field(description="From 1.")
+    deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
+    dealer: int | None
+    deltas: list[int] = Field(description="Each seat's points from this deal.")
+    totals: list[int] = Field(description="Each seat's total after it.")
+    marks: list[Mark]
+
+
+class History(Declared):
+    """Every deal of the game, in order."""
+
+    version: int
+    players: list[str]
+    deals: list[DealLine]
+
+
+class Settlement(Declared):
+    """Who pays whom (no money: a game without a stake)."""
+
+    version: int
+    finished: bool
+    players: list[str]
+    money: Money | None
+
+
+class Created(Declared):
+    """A new game: its two links. Keep the editor's token: whoever holds it may
+    enter and correct deals. The spectators' token may be shared."""
+
+    editor_token: str
+    view_token: str
+    editor_page: str = Field(description="The page to play it from (editors).")
+    game: GameState
+
+
+class EditorView(Declared):
+    """A game as its editors see it: its state and its spectators' token."""
+
+    view_token: str
+    game: GameState
+
+
+class Posted(Declared):
+    """What became of a deal sent: recorded (201), already recorded by the same key
+    (200), recorded then taken back meanwhile (200), corrected or taken back."""
+
+    outcome: Literal["recorded", "already", "undone", "corrected", "taken-back"]
+    number: int = Field(description="The deal's number.")
+    game: GameState
+
+
+class TableGameLine(Declared):
+    """One of a table's games, in short."""
+
+    game: str
+    players: list[str]
+    played_on: str
+    finished: bool
+    winners: list[int]
+    scores: list[int]
+    deals: int
+    api: str = Field(description="The game in this API.")
+
+
+class EveningMoney(Declared):
+    """An evening's money in one currency: each person's net and who pays whom."""
+
+    currency: str
+    people: list[str]
+    net: list[str]
+    transfers: list[Transfer] = Field(description="Seats are indices into `people`.")
+
+
+class Evening(Declared):
+    day: str
+    games: int
+    money: list[EveningMoney]
+
+
+class TableState(Declared):
+    """A table: its people, its games (newest first) and each evening's money."""
+
+    name: str
+    version: int
+    people: list[str]
+    games: list[TableGameLine]
+    evenings: list[Evening]
+
+
+class Refusal(Declared):
+    """One thing refused: its code, the field it blames (a path in the body, such
+    as `deal.tricks` or `players[2]`), the deal (from 1) where it is one, and the
+    message a player reads, in the answer's language."""
+
+    code: str
+    field: str | None
+    deal: int | None
+    message: str
+
+
+class ProblemDetails(Declared):
+    """An error, as RFC 9457 (application/problem+json) writes it."""
+
+    type: str = Field(description="What kind of problem: a URN, `urn:referee:<kind>`.")
+    title: str = Field(description="The kind, in the answer's language.")
+    status: int
+    detail: str = Field(description="What happened, in the answer's language.")
+    errors: list[Refusal] = Field(default_factory=list)
+    number: int | None = Field(
+        None, description="When a deal was taken: the number the next deal would take."
+    )
+    version: int | None = Field(None, description="When the game changed: its version now.")
