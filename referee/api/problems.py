@@ -8,6 +8,7 @@ nothing, a deal another client recorded first: all are problems, never a page.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -113,7 +114,11 @@ def response(error: ApiProblem) -> Response:
         number=error.number,
         version=error.version,
     )
-    answer = Response(body.model_dump_json(exclude_none=True), status, mimetype=PROBLEM_TYPE)
+    data = body.model_dump(mode="json")
+    for name in ("number", "version"):  # said only where they apply
+        if data[name] is None:
+            del data[name]
+    answer = Response(json.dumps(data, ensure_ascii=False), status, mimetype=PROBLEM_TYPE)
     answer.headers["Cache-Control"] = "no-store"
     answer.headers["Content-Language"] = lang()
     for name, value in error.headers.items():

@@ -10,9 +10,9 @@ here it is an object.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.config import JsonDict, JsonValue
 
 from referee.engine.records import FORMAT, MAX_DEALS
@@ -22,6 +22,15 @@ from referee.games import GAMES
 KEY_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 #: No game reaches this version (each write adds one).
 MAX_VERSION = 2**31 - 1
+
+
+def _whole(value: object) -> object:
+    """A JSON number with no fraction (`3.0`) is a whole number, as JSON Schema says."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+#: A whole number in a request: 3 or 3.0, never "3" nor true.
+Whole = Annotated[int, BeforeValidator(_whole)]
 
 
 class Declared(BaseModel):
@@ -88,7 +97,7 @@ class DealPost(Declared):
         description="A one-time key of your choosing: the same key sent again (a retry "
         "after a dropped connection) records the deal once.",
     )
-    number: int | None = Field(
+    number: Whole | None = Field(
         None,
         ge=1,
         le=MAX_DEALS,
@@ -101,7 +110,7 @@ class DealCorrection(Declared):
     """A deal written again, on the game as it was at `version`."""
 
     deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
-    version: int = Field(
+    version: Whole = Field(
         ge=0,
         le=MAX_VERSION,
         description="The game's version the correction was made on: if the game changed "
