@@ -10,7 +10,8 @@
 # run:  python3-venv builds the virtual environment; WeasyPrint draws the score
 #       sheets with Pango (its fonts ship with the package, referee/fonts/), and
 #       HarfBuzz's subsetter halves a sheet's time (WeasyPrint warns without it).
-# test: pdftoppm (poppler) turns a sheet into a PNG; the browser tests drive
+# test: pdftoppm (poppler) turns a sheet into a PNG; curl runs the examples of
+#       docs/API.md as a reader would; the browser tests drive
 #       Debian's Chromium (Playwright never downloads its own) through
 #       Playwright's Node.js driver, which needs libatomic1 (seen missing on a
 #       fresh debootstrap root).
@@ -22,7 +23,7 @@
 set -euo pipefail
 
 RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
-TEST=("${RUN[@]}" poppler-utils chromium libatomic1)
+TEST=("${RUN[@]}" poppler-utils chromium libatomic1 curl)
 DEPLOY=("${RUN[@]}" nginx-light caddy systemd)
 POSTGRES=(postgresql)
 
