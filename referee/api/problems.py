@@ -28,11 +28,12 @@ KINDS: Final[Mapping[str, tuple[int, Any]]] = {
     "not-found": (404, _l("Nothing at this address")),
     "method": (405, _l("This address does not take this method")),
     "taken": (409, _l("Another client recorded this deal first")),
-    "taken-back": (409, _l("A deal was taken back meanwhile")),
+    "taken-back": (409, _l("The game has fewer deals than you counted")),
     "stale": (409, _l("The game changed meanwhile")),
     "gone": (409, _l("This deal was taken back meanwhile")),
     "not-last": (409, _l("Only the last deal can be taken back")),
     "other-game": (409, _l("This key was used for another game")),
+    "key-reused": (409, _l("This key recorded another deal")),
     "too-large": (413, _l("The request is too large")),
     "refused": (422, _l("The rules refuse it")),
     "too-many": (429, _l("Too many requests")),
@@ -41,7 +42,15 @@ KINDS: Final[Mapping[str, tuple[int, Any]]] = {
 }
 #: Problems of the JSON text itself, not of what it says: 400, not 422.
 UNREADABLE: Final = frozenset(
-    {"bad_json", "bad_encoding", "too_deep", "number_too_long", "not_json_value", "too_large"}
+    {
+        "bad_json",
+        "bad_encoding",
+        "too_deep",
+        "number_too_long",
+        "not_json_value",
+        "duplicate_key",
+        "file_text_unusable",
+    }
 )
 #: An HTTP error of Flask's, by status, as a kind of problem.
 _HTTP_KINDS: Final = {
@@ -95,7 +104,9 @@ def refusals(problems: Iterable[Problem], under: str | None = None) -> list[Refu
     for found in problems:
         field = found.field
         if under:
-            field = under if field is None else f"{under}.{field}"
+            # What the engine says of the record's deals (one after the win, too
+            # many) is said of the one deal sent.
+            field = under if field in (None, "deals") else f"{under}.{field}"
         out.append(
             Refusal(code=found.code, field=field, deal=found.deal, message=found.message(lang()))
         )
@@ -146,7 +157,7 @@ def from_validation(error: ValidationError, model: type[Any]) -> list[Problem]:
         if kind == "missing":
             found.append(problem("missing", field))
         elif kind == "extra_forbidden":
-            found.append(problem("unknown_field", None, value=location[-1]))
+            found.append(problem("unknown_field", field, value=location[-1]))
         elif kind in ("int_type", "int_from_float", "int_parsing"):
             found.append(problem("not_integer", field, value=value))
         elif kind in ("greater_than_equal", "less_than_equal") and field:
@@ -160,9 +171,10 @@ def from_validation(error: ValidationError, model: type[Any]) -> list[Problem]:
 
 
 def _bounds(model: type[Any], name: str) -> tuple[object, object]:
-    """A number field's lowest and highest values, as its model declares them."""
-    low = high = None
-    for rule in model.model_fields[name].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    return low, high
+    """A number field's lowest and highest values, as its model declares them (and
+    the document says them)."""
+    schema = model.model_json_schema()["properties"][name]
+    for branch in (schema, *schema.get("anyOf", ())):
+        if "minimum" in branch or "maximum" in branch:
+            return branch.get("minimum"), branch.get("maximum")
+    return None, None

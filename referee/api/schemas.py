@@ -20,8 +20,6 @@ from referee.games import GAMES
 
 #: A one-time key as the deal forms carry them (`web.games.FORM_KEY`).
 KEY_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
-#: No game reaches this version (each write adds one).
-MAX_VERSION = 2**31 - 1
 
 
 def _whole(value: object) -> object:
@@ -29,8 +27,10 @@ def _whole(value: object) -> object:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-#: A whole number in a request: 3 or 3.0, never "3" nor true.
-Whole = Annotated[int, BeforeValidator(_whole)]
+#: A deal's number in a request (3 or 3.0, never "3" nor true), from 1.
+DealNumber = Annotated[int, Field(ge=1, le=MAX_DEALS), BeforeValidator(_whole)]
+#: A game's version in a request.
+Version = Annotated[int, Field(ge=0, le=2**31 - 1), BeforeValidator(_whole)]
 
 
 class Declared(BaseModel):
@@ -97,10 +97,8 @@ class DealPost(Declared):
         description="A one-time key of your choosing: the same key sent again (a retry "
         "after a dropped connection) records the deal once.",
     )
-    number: Whole | None = Field(
+    number: DealNumber | None = Field(
         None,
-        ge=1,
-        le=MAX_DEALS,
         description="The deal's number as you counted it: if another client recorded "
         "that deal first, the answer is 409 and nothing is written.",
     )
@@ -110,9 +108,7 @@ class DealCorrection(Declared):
     """A deal written again, on the game as it was at `version`."""
 
     deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
-    version: Whole = Field(
-        ge=0,
-        le=MAX_VERSION,
+    version: Version = Field(
         description="The game's version the correction was made on: if the game changed "
         "since, the answer is 409 and nothing is written.",
     )
@@ -134,11 +130,11 @@ class Transfer(Declared):
 class Money(Declared):
     """The game's money: each seat's net (positive: receives) and who pays whom."""
 
-    stake: str
-    stake_per: Literal["game", "point"]
-    currency: str
-    net: list[str]
-    transfers: list[Transfer]
+    stake: str = Field(description='The stake, as an amount: "0.50".')
+    stake_per: Literal["game", "point"] = Field(description="What the stake is paid for.")
+    currency: str = Field(description='A three-letter code: "EUR".')
+    net: list[str] = Field(description="Each seat's net amount (positive: receives).")
+    transfers: list[Transfer] = Field(description="The fewest payments that settle it.")
 
 
 class GameLinks(Declared):
@@ -146,9 +142,9 @@ class GameLinks(Declared):
 
     page: str = Field(description="The spectators' page.")
     api: str = Field(description="This game in the API (read only).")
-    deals: str
-    settlement: str
-    record: str
+    deals: str = Field(description="Its history in this API.")
+    settlement: str = Field(description="Its money in this API.")
+    record: str = Field(description="Its record (the record format) in this API.")
 
 
 class GameState(Declared):
@@ -161,13 +157,17 @@ class GameState(Declared):
     lowest_wins: bool = Field(description="Whether the lowest total leads.")
     version: int = Field(description="Goes up by one at each change of the game.")
     deals: int = Field(description="How many deals are recorded.")
-    finished: bool
+    finished: bool = Field(description="Whether the game is over.")
     winners: list[int] = Field(description="The winning seats, once finished.")
     scores: list[int] = Field(description="Each seat's total.")
     next_dealer: int | None = Field(description="The seat dealing next (none once finished).")
     played_on: str = Field(description="The day, as YYYY-MM-DD.")
-    place: str | None
+    place: str | None = Field(description="Where it is played, if said.")
     money: Money | None = Field(description="Present when the game is played for a stake.")
+    figures: dict[str, Any] = Field(
+        description="The game's own figures (its round, what each seat has won...), by the "
+        "names `referee score` prints them with (docs/RECORD-FORMAT.md)."
+    )
     links: GameLinks
 
 
@@ -175,8 +175,8 @@ class Mark(Declared):
     """Something a deal did beyond its points, by its kind's key (the game's own
     words name it); `seat` where it names one player."""
 
-    kind: str
-    seat: int | None = None
+    kind: str = Field(description="The kind of mark: a key of the game's.")
+    seat: int | None = Field(None, description="The seat it names, if one.")
 
 
 class DealLine(Declared):
@@ -184,91 +184,98 @@ class DealLine(Declared):
 
     number: int = Field(description="From 1.")
     deal: dict[str, Any] = Field(description="The deal, as the record format writes it.")
-    dealer: int | None
+    dealer: int | None = Field(description="The seat that dealt it, where the game says.")
     deltas: list[int] = Field(description="Each seat's points from this deal.")
     totals: list[int] = Field(description="Each seat's total after it.")
-    marks: list[Mark]
+    marks: list[Mark] = Field(description="What the deal did beyond its points.")
 
 
 class History(Declared):
     """Every deal of the game, in order."""
 
-    version: int
-    players: list[str]
-    deals: list[DealLine]
+    version: int = Field(description="The game's version.")
+    players: list[str] = Field(description="Names, in seat order.")
+    deals: list[DealLine] = Field(description="Every deal recorded, in order.")
 
 
 class Settlement(Declared):
     """Who pays whom (no money: a game without a stake)."""
 
-    version: int
-    finished: bool
-    players: list[str]
-    money: Money | None
+    version: int = Field(description="The game's version.")
+    finished: bool = Field(description="Whether the game is over (the money is final).")
+    players: list[str] = Field(description="Names, in seat order.")
+    money: Money | None = Field(description="None: the game is played for no stake.")
 
 
 class Created(Declared):
     """A new game: its two links. Keep the editor's token: whoever holds it may
     enter and correct deals. The spectators' token may be shared."""
 
-    editor_token: str
-    view_token: str
+    editor_token: str = Field(description="Writes: keep it private.")
+    view_token: str = Field(description="Reads: share it.")
     editor_page: str = Field(description="The page to play it from (editors).")
-    game: GameState
+    game: GameState = Field(description="The game as it stands.")
 
 
 class EditorView(Declared):
     """A game as its editors see it: its state and its spectators' token."""
 
-    view_token: str
-    game: GameState
+    view_token: str = Field(description="The spectators' token, to share.")
+    game: GameState = Field(description="The game as it stands.")
 
 
 class Posted(Declared):
     """What became of a deal sent: recorded (201), already recorded by the same key
     (200), recorded then taken back meanwhile (200), corrected or taken back."""
 
-    outcome: Literal["recorded", "already", "undone", "corrected", "taken-back"]
-    number: int = Field(description="The deal's number.")
-    game: GameState
+    outcome: Literal["recorded", "already", "undone", "corrected", "taken-back"] = Field(
+        description="What became of it."
+    )
+    number: int = Field(
+        description="The deal's number: the one recorded, corrected or taken back; for "
+        "`already` and `undone`, the one this key recorded."
+    )
+    game: GameState = Field(description="The game after it.")
 
 
 class TableGameLine(Declared):
     """One of a table's games, in short."""
 
-    game: str
-    players: list[str]
-    played_on: str
-    finished: bool
-    winners: list[int]
-    scores: list[int]
-    deals: int
+    game: str = Field(description="The game's key.")
+    players: list[str] = Field(description="The people in each seat (the table's names).")
+    played_on: str = Field(description="The day, as YYYY-MM-DD.")
+    finished: bool = Field(description="Whether the game is over.")
+    winners: list[int] = Field(description="The winning seats, once finished.")
+    scores: list[int] = Field(description="Each seat's total.")
+    deals: int = Field(description="How many deals were played.")
     api: str = Field(description="The game in this API.")
 
 
 class EveningMoney(Declared):
     """An evening's money in one currency: each person's net and who pays whom."""
 
-    currency: str
-    people: list[str]
-    net: list[str]
+    currency: str = Field(description='A three-letter code: "EUR".')
+    people: list[str] = Field(description="Everyone who played for money that evening.")
+    net: list[str] = Field(description="Each person's net amount (positive: receives).")
     transfers: list[Transfer] = Field(description="Seats are indices into `people`.")
 
 
 class Evening(Declared):
-    day: str
-    games: int
-    money: list[EveningMoney]
+    """One day at the table."""
+
+    day: str = Field(description="YYYY-MM-DD.")
+    games: int = Field(description="How many games were played that day.")
+    money: list[EveningMoney] = Field(description="One settlement per currency.")
 
 
 class TableState(Declared):
     """A table: its people, its games (newest first) and each evening's money."""
 
-    name: str
-    version: int
-    people: list[str]
-    games: list[TableGameLine]
-    evenings: list[Evening]
+    name: str = Field(description="The table's name.")
+    version: int = Field(description="Goes up at each change of the table itself.")
+    people: list[str] = Field(description="Everyone who played at it.")
+    games: list[TableGameLine] = Field(description="Its games, newest first.")
+    evenings: list[Evening] = Field(description="Its evenings, newest first.")
 
 
 class Refusal(Declared):
@@ -276,10 +283,10 @@ class Refusal(Declared):
     as `deal.tricks` or `players[2]`), the deal (from 1) where it is one, and the
     message a player reads, in the answer's language."""
 
-    code: str
-    field: str | None
-    deal: int | None
-    message: str
+    code: str = Field(description="What is refused, for programs (stable).")
+    field: str | None = Field(description="The field blamed: a path in what was sent.")
+    deal: int | None = Field(description="The deal (from 1) where it is one.")
+    message: str = Field(description="The message to show a player.")
 
 
 class ProblemDetails(Declared):

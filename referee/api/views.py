@@ -9,6 +9,7 @@ deal sent twice recorded once. Every answer is built from a model of
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, Final, TypeVar
 
@@ -134,6 +135,10 @@ def state_of(game: Game) -> GameState:
         played_on=game.day.isoformat(),
         place=game.place,
         money=money,
+        figures={
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in standings.extras.items()
+        },
         links=GameLinks(
             page=public_url("share.spectate", view_token=view),
             api=public_url("api.game", view_token=view),
@@ -287,11 +292,25 @@ def table(view_token: str) -> Response:
 # Writing --------------------------------------------------------------------------
 
 
+def _raw() -> bytes:
+    """The request's body, whole, whatever its Content-Type says (it is JSON). Over
+    `MAX_BODY`, 413: a body that announces its length was refused before it was
+    read; a chunked one announces none, so one byte more than the limit is read to
+    know, and it is never cut short."""
+    if request.content_length is not None:
+        return request.get_data(cache=False)
+    data = bytes(request.environ["wsgi.input"].read(MAX_BODY + 1))
+    if len(data) > MAX_BODY:
+        raise ApiProblem("too-large", _("The body is larger than 1 MB."))
+    return data
+
+
 def _body() -> object:
     """The request's JSON, refused (400) when it is not JSON a record could hold:
-    malformed, nested deeper than a record, numbers longer than any count."""
+    malformed, nested deeper than a record, numbers longer than any count, a key
+    named twice in one object."""
     try:
-        return decode_json(request.get_data(cache=False), MAX_BODY, MAX_DEPTH)
+        return decode_json(_raw(), MAX_BODY, MAX_DEPTH)
     except RulesError as error:
         raise ApiProblem(
             "invalid", _("The body is not JSON that Referee can read."), problems=error.problems
@@ -329,7 +348,7 @@ def create() -> Response:
 
     The record is read as an imported file is: every problem is listed with the
     field it blames."""
-    data = request.get_data(cache=False)
+    data = _raw()
     try:
         made = service.import_record(data)
     except RulesError as error:
@@ -392,15 +411,44 @@ def post_deal(editor_token: str) -> Response:
     if shown is None:
         raise ApiProblem("not-found", _("No game has this link."))
     found, entered = shown
+    before = service.scored(found, entered)
     posted = service.post_deal(
-        found,
-        entered,
-        service.scored(found, entered),
-        sent.deal,
-        key=sent.key,
-        number=sent.number,
+        found, entered, before, sent.deal, key=_scoped(found, sent.key), number=sent.number
     )
+    if posted.answer is service.Answer.ALREADY:
+        _same_deal(found, posted.number, sent.deal)
     return _posted(posted)
+
+
+def _scoped(game: Game, key: str | None) -> str | None:
+    """A program's one-time key, kept per game: the same key sent to two games
+    records a deal in each, and says nothing of the other game."""
+    if key is None:
+        return None
+    return "api-" + hashlib.sha256(f"{game.uid}\x00{key}".encode()).hexdigest()[:56]
+
+
+def _same_deal(game: Game, number: int, sent: dict[str, Any]) -> None:
+    """A key sent again must come with the deal it recorded: another deal under a
+    used key is a mistake of the program (409), not a retry to answer `already`."""
+    now = service.find(game.token)
+    if now is None or number > len(now.deals):
+        return  # taken back since: the key's deal is gone, nothing to compare
+    done = service.scored(now)
+    engine = GAMES[now.game]
+    try:
+        written = engine.dump_deal(engine.parse_deal(sent, done.record.players, done.rules))
+    except RulesError:
+        written = None
+    if written != now.deals[number - 1].data:
+        raise ApiProblem(
+            "key-reused",
+            _(
+                "This key recorded deal %(number)d, which was another deal: use a new key.",
+                number=number,
+            ),
+            number=number,
+        )
 
 
 def _posted(posted: service.Posted) -> Response:
@@ -434,7 +482,11 @@ def _posted(posted: service.Posted) -> Response:
         case service.Answer.TAKEN_BACK:
             raise ApiProblem(
                 "taken-back",
-                _("A deal was taken back meanwhile: nothing was written."),
+                _(
+                    "The game has fewer deals than you counted: the next one is %(number)d. "
+                    "Nothing was written.",
+                    number=posted.number,
+                ),
                 number=posted.number,
                 version=posted.game.version,
             )
@@ -527,6 +579,23 @@ def undo(editor_token: str, number: int) -> Response:
             version=None if now is None else now.version,
         ) from None
     return answer(Posted(outcome="taken-back", number=number, game=state_of(_edited(editor_token))))
+
+
+#: What anyone may read (by a spectators' token, or the document): a club's page
+#: in a browser may read it too, from another site.
+PUBLIC_READS: Final = frozenset(
+    {"api.game", "api.deals", "api.settlement", "api.record", "api.table", "api.openapi"}
+)
+
+
+@bp.after_request
+def _headers(response: Response) -> Response:
+    """The answer depends on the language asked (names, messages); public reads
+    may be fetched from any site's page (no cookie is ever read)."""
+    response.vary.add("Accept-Language")
+    if request.method == "GET" and request.endpoint in PUBLIC_READS:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 def document() -> dict[str, Any]:

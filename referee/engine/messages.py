@@ -29,6 +29,7 @@ MESSAGES: Final[dict[str, str]] = {
     "too_deep": N_("the file does not hold a game: its entries nest too deep"),
     "number_too_long": N_("the file holds a number of more than {high} digits; no game needs one"),
     "not_json_value": N_("the file holds {value}, which is not a number"),
+    "duplicate_key": N_("the file names {value} twice in one place: which one counts?"),
     "text_unusable": N_("{field}: character {position} ({char}) cannot be stored or printed"),
     "file_text_unusable": N_(
         "the file holds a text whose character {position} ({char}) cannot be stored"

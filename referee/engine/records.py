@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import math
 import re
 from collections.abc import Mapping
 from decimal import Decimal
@@ -78,7 +79,23 @@ def _parse_int(text: str) -> int:
 def _parse_float(text: str) -> float:
     if len(text) > MAX_DIGITS + 10:
         raise _NumberTooLong(text)
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):  # 1e999: no number a record holds
+        raise _NumberTooLong(text)
+    return value
+
+
+class _DuplicateKey(ValueError):
+    """An object that names one key twice: which one counts is not said by JSON."""
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
 
 
 def _parse_constant(text: str) -> object:
@@ -111,6 +128,7 @@ def decode_json(text: str | bytes, max_bytes: int, max_depth: int) -> object:
             parse_int=_parse_int,
             parse_float=_parse_float,
             parse_constant=_parse_constant,
+            object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as error:
         raise RulesError(
@@ -124,6 +142,8 @@ def decode_json(text: str | bytes, max_bytes: int, max_depth: int) -> object:
         raise RulesError([problem("number_too_long", None, high=MAX_DIGITS)]) from None
     except _NotJson as error:
         raise RulesError([problem("not_json_value", None, value=str(error))]) from None
+    except _DuplicateKey as error:
+        raise RulesError([problem("duplicate_key", None, value=str(error))]) from None
     _check_shape(data, max_depth)
     return data
 

@@ -741,7 +741,7 @@ def post_deal(
     if isinstance(added, Recorded):
         return Posted(Answer.RECORDED, game, added.number, version=added.version)
     answer = Answer.ALREADY if added is Added.ALREADY else Answer.UNDONE
-    return Posted(answer, game, count)
+    return Posted(answer, game, _keyed_number(key) or count)
 
 
 def post_correction(
@@ -762,6 +762,12 @@ def post_correction(
     except RulesError as error:
         return Posted(Answer.REFUSED, game, number, problems=error.problems)
     return Posted(Answer.CORRECTED, game, number)
+
+
+def _keyed_number(key: str | None) -> int | None:
+    """The number of the deal this form key recorded (taken back since, or not)."""
+    row = db.session.get(Submission, key) if key else None
+    return None if row is None or row.position is None else row.position + 1
 
 
 def _submitted(game: Game, key: str) -> Added | None:

@@ -24,6 +24,7 @@ from tests.engine.helpers import boulmous_record, hand, pitch_points, pitch_reco
 CODES = {
     "number_too_long",
     "not_json_value",
+    "duplicate_key",
     "too_deep",
     "file_text_unusable",
     "text_unusable",
@@ -63,6 +64,9 @@ def _record_text(**fields: Any) -> str:
         pytest.param('{"x": 1' + "0" * 400 + ".5}", "number_too_long", id="long-float"),
         pytest.param('{"x": NaN}', "not_json_value", id="nan"),
         pytest.param('{"x": -Infinity}', "not_json_value", id="infinity"),
+        pytest.param('{"x": 1e999}', "number_too_long", id="overflowing-float"),
+        pytest.param('{"game": "a", "game": "b"}', "duplicate_key", id="duplicate-key"),
+        pytest.param('{"deals": [{"x": 1, "x": 2}]}', "duplicate_key", id="duplicate-inner-key"),
         pytest.param("[" * 980 + "]" * 980, "too_deep", id="980-deep-list"),
         pytest.param('{"a":' * 500 + "1" + "}" * 500, "too_deep", id="500-deep-object"),
         pytest.param("[" * 100_000, "too_deep", id="100000-deep"),

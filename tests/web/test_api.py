@@ -3,6 +3,7 @@ checked against that document, and its refusals (docs/API.md)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from referee.engine.records import load_record, score_record, standings_json
 from referee.extensions import db
 from referee.services import tables as table_service
 
@@ -146,6 +148,11 @@ def test_every_example_reads_as_referee_score_prints_it(api: Api, name: str) -> 
         assert history["deals"][-1]["totals"] == expected["scores"]
     if "money" in expected:
         assert game["money"]["net"] == expected["money"]["net"]
+    # The game's own figures, as `referee score` prints them.
+    printed = standings_json(score_record(load_record((EXAMPLES / f"{name}.json").read_bytes())))
+    assert game["figures"] == {key: printed[key] for key in game["figures"]}
+    shared = {"game", "finished", "winners", "scores", "deals", "next_dealer", "money"}
+    assert set(game["figures"]) == set(printed) - shared
 
 
 def test_a_deal_sent_twice_is_recorded_once_and_a_taken_number_is_refused(api: Api) -> None:
@@ -162,16 +169,34 @@ def test_a_deal_sent_twice_is_recorded_once_and_a_taken_number_is_refused(api: A
     assert taken.status_code == 409
     assert taken.get_json()["type"] == "urn:referee:taken"
     assert taken.get_json()["number"] == 2
-    # The key of another game is refused, not taken for this one.
-    other = created(api)
-    reused = api.call("POST", f"/api/v1/edit/{other['editor_token']}/deals", sent)
+    assert again.get_json()["number"] == 1  # the deal the key recorded
+    # The same key with another deal is a mistake, not a retry.
+    other_deal = {**sent, "deal": {**DEAL, "contract": "clubs"}}
+    reused = api.call("POST", deals, other_deal)
     assert reused.status_code == 409
-    assert reused.get_json()["type"] == "urn:referee:other-game"
+    assert reused.get_json()["type"] == "urn:referee:key-reused"
+    # Keys are each game's own: the same key records a deal in another game.
+    other = created(api)
+    elsewhere = api.call("POST", f"/api/v1/edit/{other['editor_token']}/deals", sent)
+    assert elsewhere.status_code == 201
     # Taken back, the key's deal is answered as such when sent again.
     assert api.call("DELETE", f"{deals}/1").status_code == 200
     undone = api.call("POST", deals, sent)
     assert undone.status_code == 200
     assert undone.get_json()["outcome"] == "undone"
+    assert undone.get_json()["number"] == 1
+
+
+def test_a_number_ahead_of_the_game_says_how_many_deals_there_are(api: Api) -> None:
+    new = created(api)
+    ahead = api.call(
+        "POST", f"/api/v1/edit/{new['editor_token']}/deals", {"deal": DEAL, "number": 7}
+    )
+    assert ahead.status_code == 409
+    assert ahead.get_json()["number"] == 1
+    assert ahead.get_json()["detail"] == (
+        "The game has fewer deals than you counted: the next one is 1. Nothing was written."
+    )
 
 
 def test_the_rules_refuse_with_the_field_blamed_in_the_asked_language(api: Api) -> None:
@@ -203,7 +228,7 @@ def test_a_bad_envelope_is_refused_field_by_field(api: Api) -> None:
         ("not_object", "deal"),
         ("key_malformed", "key"),
         ("not_integer", "number"),
-        ("unknown_field", None),
+        ("unknown_field", "extra"),
     }
     missing = api.call("POST", deals, {"number": 0}, lang="fr").get_json()["errors"]
     assert {(e["code"], e["field"]) for e in missing} == {
@@ -223,9 +248,11 @@ def test_a_bad_envelope_is_refused_field_by_field(api: Api) -> None:
         b"[" * 100_000 + b"]" * 100_000,
         b'{"deal": {"tricks": [' + b"9" * 5000 + b"]}}",
         b'{"deal": NaN}',
+        b'{"deal": {"tricks": [1e999]}}',
+        b'{"deal": {}, "deal": {}}',
         b"",
     ],
-    ids=["broken", "not-utf8", "deep", "long-number", "nan", "empty"],
+    ids=["broken", "not-utf8", "deep", "long-number", "nan", "overflow", "key-twice", "empty"],
 )
 def test_malformed_json_is_a_400_never_a_500(api: Api, body: bytes) -> None:
     new = created(api)
@@ -240,6 +267,24 @@ def test_a_huge_body_is_413(api: Api) -> None:
     answer = api.call("POST", "/api/v1/games", data=body)
     assert answer.status_code == 413
     assert answer.get_json()["type"] == "urn:referee:too-large"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", "/api/v1/edit/{editor}/deals"])
+def test_a_chunked_body_over_the_limit_is_413_not_cut_short(api: Api, path: str) -> None:
+    """A chunked body announces no length: one whose first megabyte is JSON, then
+    more, is refused whole, never read as its first megabyte."""
+    new = created(api)
+    head = json.dumps({**BOULMOUS, "deals": [DEAL]} if "games" in path else {"deal": DEAL})
+    body = head.encode() + b" " * (1024 * 1024 - len(head)) + b"junk"
+    answer = api.call(
+        "POST",
+        path.format(editor=new["editor_token"]),
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 413
+    view = new["view_token"]
+    assert api.call("GET", f"/api/v1/games/{view}").get_json()["deals"] == 0
 
 
 def test_a_game_refused_at_creation_says_why(api: Api) -> None:
@@ -295,6 +340,12 @@ def test_tokens_open_only_their_own_doors(api: Api) -> None:
     # The spectators' token writes nothing, the editors' token reads no public answer.
     assert api.call("POST", f"/api/v1/edit/{view}/deals", {"deal": DEAL}).status_code == 404
     assert api.call("GET", f"/api/v1/games/{editor}").status_code == 404
+    # Public reads may be read by a page of another site; the editors' never.
+    public = api.call("GET", f"/api/v1/games/{view}")
+    assert public.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Accept-Language" in public.headers["Vary"]
+    private = api.call("GET", f"/api/v1/edit/{editor}")
+    assert "Access-Control-Allow-Origin" not in private.headers
     assert api.call("GET", "/api/v1/games/nope").status_code == 404
     assert api.call("GET", "/api/v1/tables/nope").status_code == 404
     for path in ("", "/deals", "/settlement", "/record"):
