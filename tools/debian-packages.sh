@@ -22,7 +22,7 @@
 set -euo pipefail
 
 RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
-TEST=("${RUN[@]}" poppler-utils chromium libatomic1)
+TEST=("${RUN[@]}" poppler-utils chromium libatomic1 tesseract-ocr)
 DEPLOY=("${RUN[@]}" nginx-light caddy systemd)
 POSTGRES=(postgresql)
 
