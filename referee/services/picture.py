@@ -207,14 +207,20 @@ def layout(picture: Picture) -> Layout:
     return laid
 
 
-def payment(words: str, payer: str, payee: str, amount: str, size: int, room: float) -> str:
-    """A payment in words that fits `room` at `size`: the names cut short (the
-    longer first, each at least a few letters) before the amount ever is."""
+def payment(
+    words: str, payer: str, payee: str, amount: str, size: int, room: float, least: int = 0
+) -> tuple[str, int]:
+    """A payment in words that fits `room`, and its size: made smaller down to
+    `least` (by default nine-tenths of `size`), then the names cut short (the
+    longer first, each kept to a few letters) before the amount ever is."""
     payer, payee = plain(payer), plain(payee)
+    least = least or size * 9 // 10
     text = words % {"payer": payer, "payee": payee, "amount": amount}
+    while size > least and width_of(text, size) > room:
+        size -= 2
     for _ in range(len(payer) + len(payee)):  # one letter less a look
         if width_of(text, size) <= room:
-            return text
+            return text, size
         if max(len(payer), len(payee)) <= 4:
             break
         if len(payer) >= len(payee):
@@ -222,7 +228,7 @@ def payment(words: str, payer: str, payee: str, amount: str, size: int, room: fl
         else:
             payee = payee[: len(payee.rstrip(ELLIPSIS)) - 1].rstrip() + ELLIPSIS
         text = words % {"payer": payer, "payee": payee, "amount": amount}
-    return fit(text, size, room)[0]
+    return fit(text, size, room, least=size)
 
 
 def _layout(picture: Picture, scale: float, chart: bool, squeeze: bool = False) -> Layout | None:
@@ -257,6 +263,20 @@ def _layout(picture: Picture, scale: float, chart: bool, squeeze: bool = False) 
     rank_room = (
         max(width_of(side.rank, text_size) for side in picture.sides) if picture.sides else 0
     )
+    # One size for every name: the smallest any of them needs (down to four-fifths).
+    label_size = min(
+        (
+            fit(
+                side.label,
+                text_size,
+                column_width - rank_room - width_of(side.total, text_size, True) - 2 * 20,
+                bold=side.winner,
+                least=text_size * 4 // 5,
+            )[1]
+            for side in picture.sides
+        ),
+        default=text_size,
+    )
     for index, side in enumerate(picture.sides):
         column, line = divmod(index, rows)
         left = MARGIN + column * (column_width + gap)
@@ -269,9 +289,7 @@ def _layout(picture: Picture, scale: float, chart: bool, squeeze: bool = False) 
         total, total_size = fit(side.total, text_size, column_width / 3, bold=True)
         items.append(Text(right, middle, total, total_size, True, INK, "rm"))
         room = column_width - rank_room - width_of(total, total_size, True) - 2 * 20
-        label, label_size = fit(
-            side.label, text_size, room, bold=side.winner, least=text_size * 4 // 5
-        )
+        label, label_size = fit(side.label, label_size, room, bold=side.winner, least=label_size)
         items.append(Text(left + rank_room + 20, middle, label, label_size, side.winner, INK, "lm"))
     y += rows * row + px(20)
 
@@ -283,7 +301,7 @@ def _layout(picture: Picture, scale: float, chart: bool, squeeze: bool = False) 
         y += px(38) + px(22)
         money_columns = 1 if len(picture.money) <= ONE_COLUMN else 2
         money_row = px(54 if money_columns == 1 else 46)
-        money_size = px(36 if money_columns == 1 else 30)
+        money_size = px(36 if money_columns == 1 else 32)
         most = MOST_TRANSFERS
         if squeeze:  # as many lines as the room left holds, the last one counting the rest
             most = min(most, max(int((HEIGHT - FOOTER - y) // money_row) * money_columns, 1))
@@ -297,9 +315,11 @@ def _layout(picture: Picture, scale: float, chart: bool, squeeze: bool = False) 
             )
         money_rows = -(-len(shown) // money_columns)
         money_width = (inner - gap * (money_columns - 1)) / money_columns
-        for index, (words, payer, payee, amount) in enumerate(shown):
+        # One size for every line: the smallest any of them needs.
+        money_size = min(payment(*paid, money_size, money_width)[1] for paid in shown)
+        for index, paid in enumerate(shown):
             column, line = divmod(index, money_rows)
-            text = payment(words, payer, payee, amount, money_size, money_width)
+            text, _size = payment(*paid, money_size, money_width, least=money_size)
             middle = y + line * money_row + money_row / 2
             left = MARGIN + column * (money_width + gap)
             items.append(Text(left, middle, text, money_size, False, INK, "lm"))
