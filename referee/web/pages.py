@@ -92,16 +92,17 @@ def render_game_page(
     if agreement is not None and game.confirm_deals and not spectator:
         pending = agreement.pending(phone_id())
     board = build(game, scored, deals)
-    card = preview(game, board)
+    # A game read from a file only (the warm-up's) has no spectators' address.
+    card = preview(game, board) if game.view_token else None
     page = render_template(
         "game.html",
         board=board,
         # What a chat shows of a link to the spectators' page: never on the editors'.
         preview=card if spectator else None,
         # The result picture, by the spectators' token on either page.
-        share_picture_url=picture_url(game),
+        share_picture_url=picture_url(game) if card is not None else None,
         share_name=file_name(game, "png"),
-        share_text=card.title,
+        share_text=card.title if card is not None else "",
         chart=game_chart(game, scored),
         spectator=spectator,
         just=just,
