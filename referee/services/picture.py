@@ -59,6 +59,8 @@ CHART_LEAST: Final = 330
 PLOT_LEAST: Final = 220
 #: The chart is drawn this many times larger, then shrunk: smooth lines.
 SUPERSAMPLE: Final = 2
+#: The colours the PNG keeps (a palette: flat colours and their edges).
+COLOURS_KEPT: Final = 128
 #: The most settlement lines shown; the rest are counted ("…").
 MOST_TRANSFERS: Final = 12
 
@@ -379,8 +381,13 @@ def draw(picture: Picture) -> bytes:
             )
         else:
             _plot(image, item)
+    # A picture of flat colours and anti-aliased edges holds few colours: kept as
+    # 128 of them, the PNG is a quarter of its size in full colour (144 KB -> 41 KB
+    # for a 24-deal game) and is written in half the time (bench/picture.py).
     out = io.BytesIO()
-    image.save(out, "PNG", optimize=False, compress_level=6)
+    image.quantize(COLOURS_KEPT, method=Image.Quantize.FASTOCTREE).save(
+        out, "PNG", compress_level=6
+    )
     return out.getvalue()
 
 
@@ -417,9 +424,9 @@ def _plot(image: Image.Image, plot: Plot) -> None:
             _dashed(pen, points, series.colour, 5 * k, (18 * k, 10 * k))
         else:
             pen.line(points, fill=series.colour, width=5 * k, joint="curve")
-    image.paste(
-        canvas.resize((width, height), Image.Resampling.LANCZOS), (int(plot.left), int(plot.top))
-    )
+    # Shrunk by averaging each k × k square (a box filter: ten times Lanczos' speed,
+    # and all the smoothing lines drawn k times larger need).
+    image.paste(canvas.reduce(k), (int(plot.left), int(plot.top)))
 
 
 def _dashed(
