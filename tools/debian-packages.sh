@@ -11,7 +11,8 @@
 #       sheets with Pango (its fonts ship with the package, referee/fonts/), and
 #       HarfBuzz's subsetter halves a sheet's time (WeasyPrint warns without it).
 # test: pdftoppm (poppler) turns a sheet into a PNG; curl runs the examples of
-#       docs/API.md as a reader would; the browser tests drive
+#       docs/API.md as a reader would; tesseract-ocr reads the names back from
+#       the result picture (OCR); the browser tests drive
 #       Debian's Chromium (Playwright never downloads its own) through
 #       Playwright's Node.js driver, which needs libatomic1 (seen missing on a
 #       fresh debootstrap root).
@@ -23,7 +24,7 @@
 set -euo pipefail
 
 RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
-TEST=("${RUN[@]}" poppler-utils chromium libatomic1 curl)
+TEST=("${RUN[@]}" poppler-utils chromium libatomic1 curl tesseract-ocr)
 DEPLOY=("${RUN[@]}" nginx-light caddy systemd)
 POSTGRES=(postgresql)
 

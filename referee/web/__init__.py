@@ -123,6 +123,9 @@ def register(app: Flask) -> None:
         app.config.get("FRAGMENT_CACHE_SIZE", fragments.FRAGMENTS_KEPT)
     )
     app.extensions["pdf_cache"] = LRU[tuple[bytes, str]](app.config.get("PDF_CACHE_SIZE", 32))
+    app.extensions["picture_cache"] = LRU[tuple[bytes, str, str]](
+        app.config.get("PICTURE_CACHE_SIZE", share.PICTURES_KEPT)
+    )
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # A game's templates are the app's (templates/<key>/), or its home's own folder.

@@ -17,7 +17,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.game import Standings
-from referee.engine.names import isolate
 from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
@@ -25,6 +24,7 @@ from referee.web.board import Reasons, build, share_rows
 from referee.web.browser import phone_id
 from referee.web.cache import CachedPage
 from referee.web.chart import chart
+from referee.web.result import chart_lines, picture_url, preview
 
 Page = str | tuple[str, int] | BaseResponse
 
@@ -52,18 +52,9 @@ def engine_rules(game: Game) -> Any:
 
 
 def game_chart(game: Game, scored: service.Scored) -> Any:
-    """The scores over the deals: one line per side (partners score alike)."""
-    standings = scored.standings
-    names = list(game.players)
-    totals: list[list[int]] = [[] for _ in names]
-    running = [0] * len(names)
-    for result in standings.deals:
-        for seat, delta in enumerate(result.deltas):
-            running[seat] += delta
-            totals[seat].append(running[seat])
-    sides = GAMES[game.game].sides_under(scored.rules, len(names))
-    labels = [" & ".join(isolate(names[seat]) for seat in side) for side in sides]
-    return chart(labels, [totals[side[0]] for side in sides], _("Scores over the deals"))
+    """The scores over the deals, as the page's SVG chart."""
+    labels, series = chart_lines(game, scored)
+    return chart(labels, series, _("Scores over the deals"))
 
 
 def why(game: Game, record: Any, standings: Standings, number: int) -> list[str]:
@@ -100,9 +91,18 @@ def render_game_page(
     pending: list[int] = []
     if agreement is not None and game.confirm_deals and not spectator:
         pending = agreement.pending(phone_id())
+    board = build(game, scored, deals)
+    # A game read from a file only (the warm-up's) has no spectators' address.
+    card = preview(game, board) if game.view_token else None
     page = render_template(
         "game.html",
-        board=build(game, scored, deals),
+        board=board,
+        # What a chat shows of a link to the spectators' page: never on the editors'.
+        preview=card if spectator else None,
+        # The result picture, by the spectators' token on either page.
+        share_picture_url=picture_url(game) if card is not None else None,
+        share_name=file_name(game, "png"),
+        share_text=card.title if card is not None else "",
         chart=game_chart(game, scored),
         spectator=spectator,
         just=just,

@@ -7,6 +7,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -14,17 +15,21 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from referee.engine.messages import LANGUAGES
 from referee.services import games as service
+from referee.services.picture import draw
 from referee.web import follow
+from referee.web.board import build
 from referee.web.browser import remember
-from referee.web.cache import CachedPage, cached_page, game_page_key
+from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.hosts import public_url
-from referee.web.pages import game_page_tag, load, load_shown, render_game_page
+from referee.web.pages import file_name, game_page_tag, load, load_shown, render_game_page
+from referee.web.result import picture_of
 
 bp = Blueprint("share", __name__)
 
@@ -92,6 +97,50 @@ def spectate(view_token: str) -> Response:
 
     page = cached_page(key, render)
     return page.response(request.accept_encodings, request.if_none_match)
+
+
+#: Result pictures kept per worker (about 60 KB each): a chat asks a link's
+#: picture once, then each reader's phone may again.
+PICTURES_KEPT = 64
+
+
+@bp.get("/v/<view_token>/picture.png")
+def picture(view_token: str) -> Response:
+    """The game's result as a picture to send in a chat (`services.picture`), by
+    the spectators' token only (no address of an editors' token serves it: a
+    picture passed around must not lead to the game's editing). Drawn once per
+    version and language (`?lang=`, else the reader's), kept in the worker.
+
+    `?v=`: the version the link was made for (the pages' share button, the
+    preview card). While it is the game's version the picture may be kept by any
+    cache for a day; any other asks again (the ETag answers a 304 if unchanged).
+    """
+    found = service.view_version_of(view_token)
+    if found is None:
+        abort(404)
+    token, version = found
+    lang = request.args.get("lang", "")
+    lang = lang if lang in LANGUAGES else str(get_locale())
+    cache: LRU[tuple[bytes, str, str]] = current_app.extensions["picture_cache"]
+
+    def make() -> tuple[bytes, str, str]:
+        with force_locale(lang):
+            game, deals = load_shown(token)
+            scored = service.scored(game, deals)
+            png = draw(picture_of(game, build(game, scored, deals), scored))
+        etag = f"p{version}-{lang}-{game_page_tag(view_token)}"
+        return png, etag, file_name(game, "png")
+
+    png, etag, name = cache.get_or_make((view_token, version, lang), make)
+    response = Response(png, mimetype="image/png")
+    response.set_etag(etag)
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    if request.args.get("v") == str(version):
+        response.headers["Cache-Control"] = "public, max-age=86400"
+    else:
+        response.headers["Cache-Control"] = "no-cache"
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/v/<view_token>/version.json")

@@ -40,6 +40,7 @@ from referee.web.forms import messages_of
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
 from referee.web.pages import Page, download, load_shown
+from referee.web.result import preview
 from referee.web.share import links_page
 from referee.web.sheets import ascii_name, pdf_response, renderer
 from referee.web.statistics import statistics_page
@@ -132,9 +133,17 @@ def _table_page(table: Table, spectator: bool) -> str:
     evenings = service.evenings(games)
     # The spectators' page is the table's TV: the game being played on top.
     current = service.current_game(table) if spectator else None
+    now = now_playing(current, table) if current is not None else None
+    # A chat shows the game being played of a link to the table's TV (the
+    # spectators' page, by the spectators' tokens only): never of the players' page.
+    card = None
+    if now is not None:
+        url = public_url("tables.spectate", view_token=table.view_token)
+        card = preview(now.board.game, now.board, url=url)
     return render_template(
         "tables/table.html",
-        now=now_playing(current, table) if current is not None else None,
+        now=now,
+        preview=card,
         tv_state=service.tv_state(table) if spectator else "",
         table=table,
         evenings=evenings[:RECENT_EVENINGS],
@@ -193,7 +202,11 @@ def game_tv(view_token: str) -> Page:
     following = game_service.next_game(game)
     if following is not None:  # the table went on to the next game: so does the TV
         return redirect(url_for("tables.game_tv", view_token=following.view_token))
-    return render_template("tv.html", now=now_playing(game, None), game=game)
+    now = now_playing(game, None)
+    url = public_url("tables.game_tv", view_token=view_token)
+    return render_template(
+        "tv.html", now=now, game=game, preview=preview(now.board.game, now.board, url)
+    )
 
 
 @bp.post("/t/<token>/join")
