@@ -145,6 +145,9 @@ class GameLinks(Declared):
     deals: str = Field(description="Its history in this API.")
     settlement: str = Field(description="Its money in this API.")
     record: str = Field(description="Its record (the record format) in this API.")
+    picture: str = Field(
+        description="Its result as a PNG picture (1080×1350), to send where players talk."
+    )
 
 
 class GameState(Declared):

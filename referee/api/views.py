@@ -145,6 +145,7 @@ def state_of(game: Game) -> GameState:
             deals=public_url("api.deals", view_token=view),
             settlement=public_url("api.settlement", view_token=view),
             record=public_url("api.record", view_token=view),
+            picture=public_url("share.picture", view_token=view, v=game.version),
         ),
     )
 

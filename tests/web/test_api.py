@@ -124,6 +124,9 @@ def test_create_read_and_money(api: Api) -> None:
     record = api.call("GET", f"/api/v1/games/{view}/record").get_json()
     assert record["deals"] == [DEAL]
     assert record["stake"] == "2"
+    picture = api.client.get(game["links"]["picture"].removeprefix("http://localhost"))
+    assert picture.status_code == 200
+    assert picture.mimetype == "image/png"
     editor = api.call("GET", f"/api/v1/edit/{new['editor_token']}")
     assert editor.get_json()["view_token"] == view
     assert editor.headers["Cache-Control"] == "no-store"
