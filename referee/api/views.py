@@ -395,8 +395,9 @@ def editor(editor_token: str) -> Response:
     ),
     problems={
         **_WRITE_PROBLEMS,
-        409: "The deal `number` was recorded by another client first (`number` says the "
-        "next one), or this key was used for another game.",
+        409: "The deal `number` was recorded by another client first, or the game has "
+        "fewer deals than counted (`number` says the next one); or this key recorded "
+        "another deal.",
         503: "So many clients wrote at once that nothing was written: try again.",
     },
 )
