@@ -36,6 +36,7 @@ from referee.engine.records import (
     score_record,
     standings_json,
 )
+from referee.events.draw import draw
 from referee.games import GAMES
 
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
@@ -74,6 +75,7 @@ _USAGE: Final = {
     "argument": N_("{argument}: {message}"),
     "port": N_("{value} is not a port: a whole number from 1 to 65535"),
     "count": N_("{value} is not a whole number from 1 to {high}"),
+    "whole": N_("{value} is not a whole number"),
     "help": N_("(`{prog} --help` says more)"),
 }
 _CANNOT_LISTEN: Final = N_("cannot listen on {host} port {port}: {reason}")
@@ -82,6 +84,12 @@ _CANNOT_USE_DATA: Final = N_("cannot use the data folder {path}: {reason}")
 _NO_DATABASE: Final = N_("the database cannot be used: {reason}")
 _UNEXPECTED: Final = N_("stopped by an unexpected error ({kind}): {reason}")
 _INTERRUPTED: Final = N_("interrupted")
+#: `referee draw`, read by a director.
+_DRAW: Final = {
+    "round": N_("Round {number}"),
+    "table": N_("  table {table}: {players}"),
+    "byes": N_("  sitting out: {players}"),
+}
 #: The system's reasons (errno) in the user's words; others as the system says them.
 _REASONS: Final = {
     errno.ENOENT: N_("no such file or folder"),
@@ -595,6 +603,19 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
             "--lang", choices=["fr", "en"], dest=f"{name}_lang", help=argparse.SUPPRESS
         )
         _data_option(folder)
+    drawn = command("draw", "draw a concours's tables, round by round")
+    drawn.add_argument("--players", required=True, type=_whole(lang), help="how many play")
+    drawn.add_argument("--rounds", required=True, type=_whole(lang), help="how many rounds")
+    drawn.add_argument(
+        "--format",
+        default="individual",
+        help="individual (each for themselves), partners (a new partner each round), "
+        "pairs (fixed pairs: players 2k-1 and 2k)",
+    )
+    drawn.add_argument("--table-size", type=_whole(lang), default=4, help="4 or 5")
+    drawn.add_argument("--seed", type=_whole(lang), default=0, help="the same seed, the same draw")
+    drawn.add_argument("--json", action="store_true", help='{"rounds": [{"tables", "byes"}]}')
+    drawn.add_argument("--lang", choices=["fr", "en"], dest="draw_lang", help=argparse.SUPPRESS)
     serve = command("serve", "serve the table app (upgrades the database first)")
     serve.add_argument(
         "--host",
@@ -622,6 +643,57 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     serve.add_argument("--lang", choices=["fr", "en"], dest="serve_lang", help=argparse.SUPPRESS)
     _data_option(serve)
     return parser
+
+
+def _whole(lang: str) -> Callable[[str], int]:
+    """An argument type: a whole number of at most 12 digits (the command itself
+    says which are too many or too few)."""
+
+    def whole(text: str) -> int:
+        value = text.strip()
+        digits = value.removeprefix("-")
+        if value.isascii() and digits.isdigit() and len(digits) <= 12:
+            return int(value)
+        raise argparse.ArgumentTypeError(
+            translate(lang, _USAGE["whole"]).format(value=repr(text)[:40])
+        )
+
+    whole.__name__ = "whole"
+    return whole
+
+
+def draw_command(
+    players: int,
+    rounds: int,
+    format: str,
+    table_size: int,
+    seed: int,
+    as_json: bool,
+    lang: str,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Print a concours's draw (`referee.events.draw`): as JSON, or round by round
+    in the user's words. Exit 1, one line a problem, for a draw that cannot be."""
+    try:
+        drawn = draw(players, rounds, format, table_size, seed)
+    except RulesError as error:
+        for line in error.messages(lang):
+            print(line, file=stderr)
+        return INVALID
+    if as_json:
+        json.dump(drawn.as_json(), stdout)
+        stdout.write("\n")
+        return 0
+    for number, played in enumerate(drawn.rounds, 1):
+        print(translate(lang, _DRAW["round"]).format(number=number), file=stdout)
+        for table, seated in enumerate(played.tables, 1):
+            names = " ".join(str(p) for p in seated)
+            print(translate(lang, _DRAW["table"]).format(table=table, players=names), file=stdout)
+        if played.byes:
+            byes = " ".join(str(p) for p in played.byes)
+            print(translate(lang, _DRAW["byes"]).format(players=byes), file=stdout)
+    return 0
 
 
 def _data_option(command: argparse.ArgumentParser) -> None:
@@ -989,6 +1061,18 @@ def _run(args: argparse.Namespace, lang: str) -> int:
             args.players,
             args.rules,
             args.cards,
+            args.json,
+            lang,
+            sys.stdout,
+            sys.stderr,
+        )
+    if args.command == "draw":
+        return draw_command(
+            args.players,
+            args.rounds,
+            args.format,
+            args.table_size,
+            args.seed,
             args.json,
             lang,
             sys.stdout,

@@ -105,6 +105,8 @@ MESSAGES: Final[dict[str, str]] = {
     "trick_empty": N_("a trick needs at least one card"),
     "trick_too_long": N_("a trick has at most {players} cards, not {count}"),
     "card_not_in_hand": N_("{value} is not in the hand"),
+    "draw_partners_four": N_("partners sit at tables of 4, not {value}"),
+    "draw_pairs_odd": N_("fixed pairs need an even number of players, not {value}"),
     "key_malformed": N_("{field} must be 8 to 64 letters, digits, - or _, not {value}"),
     "must_follow": N_(
         "{value} does not follow suit: the hand holds {cards}, which must be played on {suit}"
@@ -141,6 +143,9 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "key": NC_("field", "one-time key"),
     "number": NC_("field", "deal number"),
     "version": NC_("field", "version"),
+    # A concours's draw (`referee draw`).
+    "rounds": NC_("field", "rounds"),
+    "table_size": NC_("field", "table size"),
 }
 
 
