@@ -184,15 +184,26 @@ def fit(text: str, size: int, room: float, bold: bool = False, least: int = 0) -
         size -= 2
     if width_of(text, size, bold) <= room:
         return text, size
-    # Cut short: the longest start that fits with its ellipsis (at most len(text) looks).
+    # Cut short in the middle: the longest that fits with its ellipsis (names that
+    # differ only at their end, "Joueur 11" and "Joueur 12", stay told apart).
     low, high = 0, len(text)
     while low < high:
         middle = (low + high + 1) // 2
-        if width_of(text[:middle].rstrip() + ELLIPSIS, size, bold) <= room:
+        if width_of(shorten(text, middle), size, bold) <= room:
             low = middle
         else:
             high = middle - 1
-    return text[:low].rstrip() + ELLIPSIS, size
+    return shorten(text, low), size
+
+
+def shorten(text: str, keep: int) -> str:
+    """`text` kept to `keep` characters and an ellipsis: two-thirds from its start,
+    the rest from its end."""
+    if keep >= len(text):
+        return text
+    head = (keep * 2 + 2) // 3
+    tail = keep - head
+    return text[:head].rstrip() + ELLIPSIS + (text[len(text) - tail :].lstrip() if tail else "")
 
 
 def layout(picture: Picture) -> Layout:
@@ -216,6 +227,7 @@ def payment(
     `least` (by default nine-tenths of `size`), then the names cut short (the
     longer first, each kept to a few letters) before the amount ever is."""
     payer, payee = plain(payer), plain(payee)
+    full_payer, full_payee = payer, payee
     least = least or size * 9 // 10
     text = words % {"payer": payer, "payee": payee, "amount": amount}
     while size > least and width_of(text, size) > room:
@@ -226,9 +238,9 @@ def payment(
         if max(len(payer), len(payee)) <= 4:
             break
         if len(payer) >= len(payee):
-            payer = payer[: len(payer.rstrip(ELLIPSIS)) - 1].rstrip() + ELLIPSIS
+            payer = shorten(full_payer, len(payer.replace(ELLIPSIS, "")) - 1)
         else:
-            payee = payee[: len(payee.rstrip(ELLIPSIS)) - 1].rstrip() + ELLIPSIS
+            payee = shorten(full_payee, len(payee.replace(ELLIPSIS, "")) - 1)
         text = words % {"payer": payer, "payee": payee, "amount": amount}
     return fit(text, size, room, least=size)
 

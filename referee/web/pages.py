@@ -102,7 +102,9 @@ def render_game_page(
         # The result picture, by the spectators' token on either page.
         share_picture_url=picture_url(game) if card is not None else None,
         share_name=file_name(game, "png"),
-        share_text=card.title if card is not None else "",
+        share_title=card.title if card is not None else "",
+        # What goes to the chat with the picture: the result and the spectators' link.
+        share_text=f"{card.title} {card.url}" if card is not None else "",
         chart=game_chart(game, scored),
         spectator=spectator,
         just=just,
@@ -145,6 +147,10 @@ def download(body: str | bytes, mimetype: str, name: str) -> Response:
     )
 
 
+#: The longest file name made (before its extension).
+MAX_FILE_NAME = 80
+
+
 def file_name(game: Game, extension: str) -> str:
     """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
     words = [game.game, game.day.isoformat(), *game.players]
@@ -152,4 +158,6 @@ def file_name(game: Game, extension: str) -> str:
         unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words
     ]
     slug = "-".join(s for s in (re.sub(r"[^a-z0-9]+", "-", w).strip("-") for w in ascii_words) if s)
+    if len(slug) > MAX_FILE_NAME:  # twelve long names: a file system takes 255 at most
+        slug = slug[:MAX_FILE_NAME].rsplit("-", 1)[0]
     return f"{slug}.{extension}"

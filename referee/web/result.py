@@ -14,6 +14,7 @@ the picture is served at `/v/<view_token>/picture.png` only.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from flask import url_for
@@ -24,7 +25,7 @@ from referee.engine.names import isolate
 from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
-from referee.services.picture import HEIGHT, WIDTH, Picture, Series, Side
+from referee.services.picture import HEIGHT, WIDTH, Picture, Series, Side, plain
 from referee.web.board import Board, Entry
 from referee.web.chart import COLOURS
 from referee.web.format import day, money, number
@@ -68,7 +69,9 @@ def headline(board: Board) -> str:
         words = ngettext("Winner:", "Winners:", len(standings.winners))
         return f"★ {words} {', '.join(won)}"
     leading = [e.label for e in board.entries if e.leader]
-    return str(_("In the lead: %(names)s", names=", ".join(leading)))
+    if len(leading) == len(board.entries):
+        return str(_("Game in progress: all level"))
+    return str(_("Game in progress. In the lead: %(names)s", names=", ".join(leading)))
 
 
 def subtitle(game: Game, board: Board) -> str:
@@ -85,8 +88,14 @@ def subtitle(game: Game, board: Board) -> str:
 def picture_of(game: Game, board: Board, scored: service.Scored) -> Picture:
     """What the result picture says, in the current language."""
     standings = board.standings
+    level = all(entry.leader for entry in board.entries)  # nobody stands out yet
     sides = tuple(
-        Side(entry.label, number(standings.scores[entry.seat]), entry.place, entry.leader)
+        Side(
+            entry.label,
+            number(standings.scores[entry.seat]),
+            entry.place,
+            entry.leader and not level,
+        )
         for entry in ranked(board)
     )
     transfers: tuple[tuple[str, str, str], ...] = ()
@@ -119,6 +128,14 @@ def picture_of(game: Game, board: Board, scored: service.Scored) -> Picture:
     )
 
 
+def _ltr_after(name: str) -> str:
+    """A right-to-left name followed by a left-to-right mark, so that the score after
+    it stays after it in a chat's plain text (which has no isolates: many chats draw
+    them as boxes; the mark is older and read everywhere)."""
+    right_to_left = any(unicodedata.bidirectional(c) in ("R", "AL") for c in name)
+    return name + "\u200e" if right_to_left else name
+
+
 @dataclass(frozen=True)
 class Preview:
     """What a chat shows of a link: a title, a line, a picture (Open Graph)."""
@@ -148,16 +165,20 @@ def preview(game: Game, board: Board, url: str | None = None) -> Preview:
     (a table's TV)."""
     entries = ranked(board)
     scores = board.standings.scores
-    said = [f"{entry.label} {number(scores[entry.seat])}" for entry in entries[:TITLE_SIDES]]
+    said = [
+        f"{_ltr_after(plain(entry.label))} {number(scores[entry.seat])}"
+        for entry in entries[:TITLE_SIDES]
+    ]
     if len(entries) > TITLE_SIDES:
         said.append("…")
     name = str(home_of(game.game).name)
-    title = f"{' – '.join(said)} · {name}"
-    description = f"{headline(board)} · {subtitle(game, board)}"
+    # Plain text: a chat shows the pages' bidirectional isolates as boxes.
+    title = plain(f"{' – '.join(said)} · {name}")
+    description = plain(f"{headline(board)} · {subtitle(game, board)}")
     return Preview(
         title=title,
         description=description,
         url=url or public_url("share.spectate", view_token=game.view_token),
         image=picture_url(game, external=True),
-        image_alt=f"{name}: {description}",
+        image_alt=plain(_("%(game)s: %(result)s", game=name, result=description)),
     )

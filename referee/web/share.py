@@ -29,7 +29,7 @@ from referee.web.browser import remember
 from referee.web.cache import LRU, CachedPage, cached_page, game_page_key
 from referee.web.hosts import public_url
 from referee.web.pages import file_name, game_page_tag, load, load_shown, render_game_page
-from referee.web.result import picture_of
+from referee.web.result import picture_of, picture_url
 
 bp = Blueprint("share", __name__)
 
@@ -60,7 +60,16 @@ def share(token: str) -> str:
     game = load(token)
     editor = public_url("games.show", token=game.token)
     viewer = public_url("share.spectate", view_token=game.view_token)
-    return links_page("share.html", editor, viewer, game=game)
+    return links_page(
+        "share.html",
+        editor,
+        viewer,
+        game=game,
+        # The result as a picture too, once there is one: the page a player opens
+        # to send something to the others.
+        picture=picture_url(game) if game.view_token and game.deals else None,
+        picture_name=file_name(game, "png"),
+    )
 
 
 @bp.post("/g/<token>/rotate")
@@ -119,7 +128,7 @@ def picture(view_token: str) -> Response:
     if found is None:
         abort(404)
     token, version = found
-    lang = request.args.get("lang", "")
+    lang = request.args.get("lang", "").strip().lower()[:2]  # "EN", "en-US": English
     lang = lang if lang in LANGUAGES else str(get_locale())
     cache: LRU[tuple[bytes, str, str]] = current_app.extensions["picture_cache"]
 

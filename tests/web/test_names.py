@@ -193,9 +193,20 @@ def legacy_game(app: Flask, client: FlaskClient, kept: list[str] | None = None) 
         return token, game.view_token
 
 
+#: What a chat reads of a page (its preview card, the text sent with the result
+#: picture): plain text, without the override and without isolates, which chats
+#: draw as boxes (tests/web/test_result_picture.py).
+CHAT_TEXT = re.compile(
+    r'<meta (?:property|name)="(?:og|twitter):[^>]*>|data-(?:title|text)="[^"]*"'
+)
+
+
 def assert_isolated(page: str, where: str) -> None:
     """Every name that could move its line is shown isolated: the override closed
     inside its isolate, the right-to-left name inside one too."""
+    for chat in CHAT_TEXT.findall(page):
+        assert RLO not in chat, (where, chat)
+    page = CHAT_TEXT.sub("", page)
     assert page.count(RLO) == page.count(f"{FSI}{RLO}Ana{PDF}{PDI}"), where
     for match in re.finditer(NOUR, page):
         assert page[: match.start()].endswith(FSI), (where, page[match.start() - 40 : match.end()])

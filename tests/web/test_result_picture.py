@@ -273,7 +273,10 @@ def test_a_table_of_twelve_long_names_fits(app: Flask, client: FlaskClient) -> N
     words = picture_words(app, token, "fr")
     assert "12e" in words  # every rank drawn
     assert sum(1 for w in words if w.startswith("P") and w[1:].isdigit()) >= 6
-    assert any(w.endswith("…") for w in words)  # long names cut short, not overflowing
+    # Long names cut short in their middle, not overflowing: their ends (A, C, E…)
+    # still tell them apart.
+    ends = {end for w in words for end in re.findall(r"…en ([A-L])\b", w)}
+    assert len(ends) >= 3
     assert any(" paie " in w for w in words)  # the settlement
 
 
@@ -331,3 +334,69 @@ def test_the_other_public_pages_carry_the_card(app: Flask, client: FlaskClient) 
         assert stranger.get(path_of(meta["og:image"])).mimetype == "image/png"
     # The players' page of the table has none.
     assert "og:" not in client.get(f"/t/{table.group(1)}").get_data(as_text=True)
+
+
+def pad_record(players: list[str], deals: list[list[int]]) -> dict[str, Any]:
+    return {
+        "format": "referee-game/1",
+        "game": "pad",
+        "players": players,
+        "deals": [{"points": points} for points in deals],
+    }
+
+
+def test_a_game_all_level_has_no_leader(app: Flask, client: FlaskClient) -> None:
+    token = upload(client, pad_record(["Ana", "Bruno", "Chloe"], [[0, 0, 0]]))
+    client.get("/lang/en?next=/")
+    with app.test_request_context(), force_locale("en"):
+        found = service.shown(token)
+        assert found is not None
+        game, deals = found
+        scored = service.scored(game, deals)
+        drawn = picture_of(game, build(game, scored, deals), scored)
+    assert drawn.headline == "Game in progress: all level"
+    assert not any(side.winner for side in drawn.sides)  # no line stands out
+
+
+def test_the_chat_reads_plain_text_and_the_spectators_link(client: FlaskClient) -> None:
+    """No invisible direction marks in what a chat shows (an Arabic name among
+    Latin ones), and the text sent with the picture carries the spectators' link."""
+    token = upload(client, pad_record(["Ana", "سلمى", "Chloe"], [[3, 1, 2]]))
+    view = view_token_of(client, token)
+    card = tags_of(client.get(f"/v/{view}").get_data(as_text=True)).meta
+    for name in ("og:title", "og:description", "og:image:alt"):
+        assert not re.search("[\u2066-\u2069]", card[name]), name
+    assert "سلمى" in card["og:title"]
+    links = tags_of(client.get(f"/g/{token}").get_data(as_text=True)).links
+    (share,) = [link for link in links if "data-share-result" in link]
+    assert share["data-text"].endswith(f"/v/{view}")
+    assert token not in share["data-text"]
+    assert not re.search("[\u2066-\u2069]", share["data-title"])
+
+
+def test_the_share_page_offers_the_picture_once_a_deal_is_played(client: FlaskClient) -> None:
+    empty = upload(client, pad_record(["Ana", "Bruno"], []))
+    assert "data-share-result" not in client.get(f"/g/{empty}/share").get_data(as_text=True)
+    token = upload(client, pad_record(["Ana", "Bruno"], [[2, 1]]))
+    view = view_token_of(client, token)
+    links = tags_of(client.get(f"/g/{token}/share").get_data(as_text=True)).links
+    (share,) = [link for link in links if "data-share-result" in link]
+    assert share["href"].startswith(f"/v/{view}/picture.png")
+    assert client.get(share["href"]).mimetype == "image/png"
+
+
+def test_a_file_name_of_twelve_long_names_stays_short(client: FlaskClient) -> None:
+    names = [f"Bartholomew-Maximilien {chr(65 + i)}" for i in range(12)]
+    token = upload(client, pad_record(names, [[1] * 12]))
+    links = tags_of(client.get(f"/g/{token}").get_data(as_text=True)).links
+    (share,) = [link for link in links if "data-share-result" in link]
+    assert len(share["download"]) <= 84
+    assert share["download"].endswith(".png")
+
+
+def test_the_language_asked_in_capitals_is_understood(client: FlaskClient) -> None:
+    token = upload(client, pad_record(["Ana", "Bruno"], [[2, 1]]))
+    view = view_token_of(client, token)
+    english = client.get(f"/v/{view}/picture.png?lang=EN").data
+    assert english == client.get(f"/v/{view}/picture.png?lang=en").data
+    assert english != client.get(f"/v/{view}/picture.png?lang=fr").data
