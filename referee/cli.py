@@ -27,7 +27,7 @@ from referee import __version__
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
-from referee.engine.messages import language
+from referee.engine.messages import counted, language
 from referee.engine.records import (
     MAX_DEPTH,
     MAX_RECORD_BYTES,
@@ -90,6 +90,16 @@ _DRAW: Final = {
     "table": N_("  table {table}: {players}"),
     "byes": N_("  sitting out: {players}"),
 }
+#: `referee rank`, read by a director.
+_RANK: Final = {
+    "provisional": N_("Provisional ranking after {count} {count|round|rounds} of {high}"),
+    "final": N_("Final ranking, {count} {count|round|rounds}"),
+    "rule": N_("Ranked by {rule}; ties broken by {breaks}"),
+    "line": N_("{rank:>3}. {name}  {points}"),
+    "ahead": N_("({separated})"),
+    "level": N_("(level)"),
+    "withdrawn": N_("withdrawn"),
+}
 #: The system's reasons (errno) in the user's words; others as the system says them.
 _REASONS: Final = {
     errno.ENOENT: N_("no such file or folder"),
@@ -125,11 +135,10 @@ def reason(error: OSError, lang: str) -> str:
     return error.strerror or str(error) or type(error).__name__
 
 
-def _read(path: str, stdin: TextIO) -> bytes:
+def _read(path: str, stdin: TextIO, limit: int = MAX_RECORD_BYTES + 1) -> bytes:
     """The file at `path` (`-`: standard input), at most one byte more than a record
-    may hold: an endless input (`/dev/zero`) or a huge file is refused as too large
-    by the record's reader, never read whole."""
-    limit = MAX_RECORD_BYTES + 1
+    (or `limit`) may hold: an endless input (`/dev/zero`) or a huge file is refused
+    as too large by the record's reader, never read whole."""
     if path == "-":
         if hasattr(stdin, "buffer"):
             return bytes(stdin.buffer.read(limit))
@@ -616,6 +625,12 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     drawn.add_argument("--seed", type=_whole(lang), default=0, help="the same seed, the same draw")
     drawn.add_argument("--json", action="store_true", help='{"rounds": [{"tables", "byes"}]}')
     drawn.add_argument("--lang", choices=["fr", "en"], dest="draw_lang", help=argparse.SUPPRESS)
+    ranked = command("rank", "print a concours's ranking from its event file")
+    ranked.add_argument(
+        "file", help="the event file (referee-event/1 JSON), or - for standard input"
+    )
+    ranked.add_argument("--json", action="store_true", help="a list of lines, best first")
+    ranked.add_argument("--lang", choices=["fr", "en"], dest="rank_lang", help=argparse.SUPPRESS)
     serve = command("serve", "serve the table app (upgrades the database first)")
     serve.add_argument(
         "--host",
@@ -693,6 +708,55 @@ def draw_command(
         if played.byes:
             byes = " ".join(str(p) for p in played.byes)
             print(translate(lang, _DRAW["byes"]).format(players=byes), file=stdout)
+    return 0
+
+
+def rank_command(
+    path: str, as_json: bool, lang: str, stdout: TextIO, stderr: TextIO, stdin: TextIO
+) -> int:
+    """Print the ranking of the event file at `path` (`-`: standard input), each
+    line with what separated it from the line above; `as_json` for programs."""
+    from referee.events.concours import NAMES, SEPARATED, figure, rank, ranking_json
+    from referee.events.eventfile import MAX_EVENT_BYTES, load_event
+
+    try:
+        data = _read(path, stdin, MAX_EVENT_BYTES + 1)
+    except OSError as error:
+        why = reason(error, lang)
+        print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
+        return UNREADABLE
+    try:
+        event = load_event(data)
+    except RulesError as error:
+        for message in error.messages(lang):
+            print(message, file=stderr)
+        return INVALID
+    concours = event.concours
+    lines = rank(concours)
+    if as_json:
+        json.dump(ranking_json(lines, lang), stdout, ensure_ascii=False, indent=2)
+        stdout.write("\n")
+        return 0
+    played = len(concours.played)
+    complete = played >= concours.rounds and all(p.complete for p in concours.played)
+    head = _RANK["final"] if complete else _RANK["provisional"]
+    print(event.name, file=stdout)
+    print(counted(lang, head, count=played, high=concours.rounds), file=stdout)
+    breaks = ", ".join(translate(lang, NAMES[t.value]) for t in concours.ranking.tie_breaks)
+    rule = translate(lang, NAMES[f"rule-{concours.ranking.rule.value}"])
+    print(translate(lang, _RANK["rule"]).format(rule=rule, breaks=breaks or "-"), file=stdout)
+    for i, line in enumerate(lines):
+        text = translate(lang, _RANK["line"]).format(
+            rank=line.rank, name=line.name, points=figure(line.points, lang)
+        )
+        if line.separated_by is not None:
+            why = translate(lang, SEPARATED[line.separated_by])
+            text += "  " + translate(lang, _RANK["ahead"]).format(separated=why)
+        elif i:
+            text += "  " + translate(lang, _RANK["level"])
+        if line.withdrawn:
+            text += "  " + translate(lang, _RANK["withdrawn"])
+        print(text, file=stdout)
     return 0
 
 
@@ -1078,6 +1142,8 @@ def _run(args: argparse.Namespace, lang: str) -> int:
             sys.stdout,
             sys.stderr,
         )
+    if args.command == "rank":
+        return rank_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "explain":
         return explain_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "pdf":

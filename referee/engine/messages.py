@@ -107,6 +107,29 @@ MESSAGES: Final[dict[str, str]] = {
     "card_not_in_hand": N_("{value} is not in the hand"),
     "draw_partners_four": N_("partners sit at tables of 4, not {value}"),
     "draw_pairs_odd": N_("fixed pairs need an even number of players, not {value}"),
+    "event_text": N_("{field} must be written as text, not {value}"),
+    "event_text_long": N_("{field} is longer than {high} characters"),
+    "event_too_many": N_("{field}: {count} is more than {high}"),
+    "event_game_size": N_("this game is not played at tables of {value}"),
+    "event_length": N_("a round lasts a number of deals or a number of minutes (one of the two)"),
+    "event_amount": N_('{field} {value} is not an amount like "10.00"'),
+    "event_twice": N_("{field}: {value} appears twice"),
+    "event_numbers": N_("{field} {value} is out of order: {expected} was expected"),
+    "event_left_before": N_(
+        "{field}: a player cannot leave (after round {value}) before joining (round {joined})"
+    ),
+    "event_player_unknown": N_("{field}: {value} is not the number of a player of the event"),
+    "event_player_absent": N_("{field}: {value} is not in the event at round {round}"),
+    "event_player_twice": N_("{field}: {value} sits twice in round {round}"),
+    "event_player_seatless": N_(
+        "{field}: {value} is in the event at round {round} but has no seat and no bye"
+    ),
+    "event_table_size": N_("{field}: {count} {count|seat|seats}, a table has {size}"),
+    "event_game_other": N_("{field}: a game of {value}, the event plays {game}"),
+    "event_game_players": N_("{field}: its players ({value}) are not the table's, in seat order"),
+    "event_scores_differ": N_("{field} {value} are not the game's totals {scores}"),
+    "event_rounds_more": N_("{count} rounds played, but the event has {high}"),
+    "concours_few": N_("{count} {count|player|players} present: a round needs {low} at least"),
     "key_malformed": N_("{field} must be 8 to 64 letters, digits, - or _, not {value}"),
     "must_follow": N_(
         "{value} does not follow suit: the hand holds {cards}, which must be played on {suit}"
@@ -143,6 +166,30 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "key": NC_("field", "one-time key"),
     "number": NC_("field", "deal number"),
     "version": NC_("field", "version"),
+    # A concours (`referee rank`, the event file: docs/EVENT-FORMAT.md).
+    "name": NC_("field", "name"),
+    "ordinal": NC_("field", "number"),
+    "length": NC_("field", "round length"),
+    "minutes": NC_("field", "minutes"),
+    "entry_fee": NC_("field", "entry fee"),
+    "ranking": NC_("field", "ranking"),
+    "rule": NC_("field", "ranking rule"),
+    "places": NC_("field", "points by place"),
+    "tie_breaks": NC_("field", "tie-breaks"),
+    "bye": NC_("field", "bye"),
+    "seats": NC_("field", "seats"),
+    "scores": NC_("field", "scores"),
+    "byes": NC_("field", "byes"),
+    "tables": NC_("field", "tables"),
+    "table": NC_("field", "table"),
+    "round": NC_("field", "round"),
+    "reason": NC_("field", "reason"),
+    "joined": NC_("field", "round joined"),
+    "left": NC_("field", "round left after"),
+    "seed": NC_("field", "seed"),
+    "rounds_planned": NC_("field", "rounds"),
+    "accepted": NC_("field", "accepted"),
+    "history": NC_("field", "history"),
     # A concours's draw (`referee draw`).
     "rounds": NC_("field", "rounds"),
     "table_size": NC_("field", "table size"),
@@ -265,6 +312,12 @@ def render(
     text = text[0].upper() + text[1:] if deal is None else text
     prefix = translate(lang, _DEAL_PREFIX).format(deal=deal) if deal is not None else ""
     return prefix + text
+
+
+def counted(lang: str, template: str, **params: object) -> str:
+    """A catalogue's line in `lang` with its numbers put in, plurals as they want
+    ("{count|round|rounds}")."""
+    return _plurals(translate(lang, template), params, lang).format(**params)
 
 
 def _words(value: object, lang: str, quoted: bool) -> object:

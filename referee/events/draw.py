@@ -591,3 +591,94 @@ def _seated(tables: list[tuple[int, int]], bye: int | None) -> Round:
     """Two pairs at a table, partners facing: pair k is players 2k+1 and 2k+2."""
     seated = tuple((2 * a + 1, 2 * b + 1, 2 * a + 2, 2 * b + 2) for a, b in tables)
     return Round(seated, () if bye is None else (2 * bye + 1, 2 * bye + 2))
+
+
+def next_round(
+    present: Sequence[int],
+    earlier: Sequence[Round],
+    format: Format | str = Format.INDIVIDUAL,
+    table_size: int = 4,
+    seed: int = 0,
+    ranking: Sequence[int] | None = None,
+) -> Round:
+    """One more round for the players present (numbers as the event gives them),
+    after the rounds already played: a concours whose players come and go is drawn
+    round by round.
+
+    Individual and partners: the fewest repeated meetings given every earlier round
+    (the search of `draw`, its earlier rounds fixed), the byes to the players who
+    have had fewest. Pairs (players 2k−1 and 2k): `ranking` lists the pairs by their
+    first player, best first, and the round is Swiss without a rematch."""
+    chosen = check(len(present), 1, format, table_size)
+    players = sorted(set(present))
+    rng = random.Random(f"{chosen}:{','.join(map(str, players))}:{len(earlier)}:{seed}")
+    if chosen is Format.PAIRS:
+        return _next_pairs(players, earlier, ranking, rng)
+    index = {p: i for i, p in enumerate(players)}
+    relations = _relations(table_size, chosen)
+    counts = _Counts(len(players))
+    byes_had = dict.fromkeys(range(len(players)), 0)
+    for played in earlier:
+        for seats in played.tables:
+            for i, j, kind in relations:
+                if i < len(seats) and j < len(seats) and seats[i] in index and seats[j] in index:
+                    a, b = index[seats[i]], index[seats[j]]
+                    counts.seen[kind][a][b] += 1
+                    counts.seen[kind][b][a] += 1
+        for sitting in played.byes:
+            if sitting in index:
+                byes_had[index[sitting]] += 1
+    order = list(range(len(players)))
+    rng.shuffle(order)
+    order.sort(key=lambda p: byes_had[p])  # stable: fewest byes first, then at random
+    out = set(order[: len(players) % table_size])
+    seated = [p for p in range(len(players)) if p not in out]
+    tables = _greedy(seated, table_size, counts, relations, rng)
+    counts.cost = 0
+    for table in tables:
+        counts.table(table, relations, 1)
+    schedule = [tables]
+    best, best_cost = [list(t) for t in tables], counts.cost
+    tabu: dict[tuple[int, int], int] = {}
+    for step in range(SEARCH_STEPS):
+        if counts.cost == 0:
+            break
+        move = _best_move(schedule, counts, relations, tabu, step, best_cost, rng)
+        if move is None:
+            break
+        r, t1, s1, t2, s2 = move
+        _swap(tables, t1, s1, t2, s2, counts, relations)
+        tabu[r, tables[t2][s2]] = step + rng.randint(3, 12)
+        if counts.cost < best_cost:
+            best, best_cost = [list(t) for t in tables], counts.cost
+    return Round(
+        tuple(tuple(players[p] for p in table) for table in best),
+        tuple(sorted(players[p] for p in out)),
+    )
+
+
+def _next_pairs(
+    players: list[int],
+    earlier: Sequence[Round],
+    ranking: Sequence[int] | None,
+    rng: random.Random,
+) -> Round:
+    """A Swiss round of the pairs present (a pair is known by its first player):
+    the first at random."""
+    pairs = [p for p in players if p % 2 == 1 and p + 1 in players]
+    if not earlier:
+        rng.shuffle(pairs)
+    met: set[frozenset[int]] = set()
+    byes_had: set[int] = set()
+    for played in earlier:
+        for table in played.tables:
+            if len(table) == 4:
+                met.add(frozenset((min(table[0], table[2]), min(table[1], table[3]))))
+        byes_had.update(p for p in played.byes if p % 2 == 1)
+    order = [p for p in ranking or () if p in pairs]
+    order += [p for p in pairs if p not in order]
+    tables, bye = swiss(order, met, byes_had)
+    return Round(
+        tuple((a, b, a + 1, b + 1) for a, b in tables),
+        () if bye is None else (bye, bye + 1),
+    )
