@@ -10,7 +10,16 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Date, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Date,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.extensions import db
@@ -205,3 +214,139 @@ class RateLimit(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(128), primary_key=True)
     window: Mapped[int] = mapped_column(Integer, primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """A club's concours: its rules, stated before the first round, and three links
+    (no accounts): the director's (`token`: everything), the tables' (`play_token`,
+    printed on the table cards: a table's game and its acceptance) and the public
+    one (`view_token`: the ranking, the seating, the TV). What it stores is what the
+    director and the tables decided; the ranking is derived (`referee.events`)."""
+
+    __tablename__ = "event"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32), unique=True, index=True, default=new_uid)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    play_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The draw's format (`referee.events.draw.Format`), table size and seed.
+    format: Mapped[str] = mapped_column(String(12))
+    table_size: Mapped[int] = mapped_column(Integer, default=4)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    rounds_planned: Mapped[int] = mapped_column(Integer)
+    #: A round's length: deals, or minutes (one of the two).
+    length_deals: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    length_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    entry_fee: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    #: The ranking rule as the event file writes it (`rule`, `places`, `tie_breaks`, `bye`).
+    ranking: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    place: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[EventPlayer]] = relationship(
+        order_by="EventPlayer.number", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[EventRound]] = relationship(
+        order_by="EventRound.number", cascade="all, delete-orphan"
+    )
+    tables: Mapped[list[EventTable]] = relationship(
+        order_by="(EventTable.round, EventTable.number)", cascade="all, delete-orphan"
+    )
+    changes: Mapped[list[EventChange]] = relationship(
+        order_by="EventChange.id", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {
+        "version_id_col": version,
+        "version_id_generator": False,
+    }
+
+
+class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """A player checked in: numbered from 1 in the order they came; playing from
+    round `joined` to round `left` (None: to the end)."""
+
+    __tablename__ = "event_player"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    joined: Mapped[int] = mapped_column(Integer, default=1)
+    left: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class EventRound(db.Model):  # type: ignore[name-defined,misc]
+    """A round as drawn: who sits out, and when its clock started (the one server
+    clock every phone and the TV count down from)."""
+
+    __tablename__ = "event_round"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    byes: Mapped[list[int]] = mapped_column(JSON, default=list)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EventTable(db.Model):  # type: ignore[name-defined,misc]
+    """A table of a round: its players in seat order, its game, and the result an
+    opponent accepted (each seat's total, as accepted: what ranks)."""
+
+    __tablename__ = "event_table"
+    __table_args__ = (UniqueConstraint("event_id", "round", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    accepted: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    #: Who accepted it (a player's name), or the director.
+    accepted_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    #: The director is correcting it (the reason given): the game is being changed.
+    correcting: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+    game_row: Mapped[Game | None] = relationship()
+
+
+#: What a change to an event can be (`EventChange.action`).
+EVENT_ACTIONS = (
+    "create",
+    "import",
+    "check-in",
+    "withdraw",
+    "rounds",
+    "draw",
+    "accept",
+    "correct",
+    "apply",
+)
+
+
+class EventChange(db.Model):  # type: ignore[name-defined,misc]
+    """The event's history: who checked in, what was drawn, accepted, corrected and why."""
+
+    __tablename__ = "event_change"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(12))  # one of EVENT_ACTIONS
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    table: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -129,6 +129,13 @@ MESSAGES: Final[dict[str, str]] = {
     "event_game_players": N_("{field}: its players ({value}) are not the table's, in seat order"),
     "event_scores_differ": N_("{field} {value} are not the game's totals {scores}"),
     "event_rounds_more": N_("{count} rounds played, but the event has {high}"),
+    "event_round_open": N_(
+        "round {round} is still being played: {count} {count|table has|tables have} no accepted result"
+    ),
+    "event_over": N_("every round of the event has been played ({high})"),
+    "event_not_over": N_(
+        "the round is not over: the table plays {deals} deals, or until the time is up"
+    ),
     "concours_few": N_("{count} {count|player|players} present: a round needs {low} at least"),
     "key_malformed": N_("{field} must be 8 to 64 letters, digits, - or _, not {value}"),
     "must_follow": N_(
@@ -189,6 +196,7 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "seed": NC_("field", "seed"),
     "rounds_planned": NC_("field", "rounds"),
     "accepted": NC_("field", "accepted"),
+    "who": NC_("field", "who accepts"),
     "history": NC_("field", "history"),
     # A concours's draw (`referee draw`).
     "rounds": NC_("field", "rounds"),

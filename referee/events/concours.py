@@ -309,7 +309,7 @@ def rank(concours: Concours) -> tuple[Line, ...]:
             else Fraction(0),
             TieBreak.LOT: Fraction(lot.index(unit)),
         }
-        values[unit] = {t: v for t, v in values[unit].items() if t in stated}
+        values[unit] = {t: values[unit][t] for t in stated}  # in the stated order
     lower_first = {
         TieBreak.WINS: False,
         TieBreak.SCORE: concours.lowest_wins,

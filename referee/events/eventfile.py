@@ -396,8 +396,6 @@ def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
         if left is not None and left < joined - 1:
             r.add("event_left_before", f"{field}.left", value=left, joined=joined)
         players.append(Player(number, name, joined, left))
-    if not players and isinstance(raw, list):
-        r.add("missing", "players")
     del planned
     return players
 

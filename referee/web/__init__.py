@@ -23,6 +23,7 @@ from referee.web import (
     board,
     catalog,
     chart,
+    events,
     fragments,
     games,
     homes,
@@ -106,6 +107,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(events.bp)
     api.register(app)
     for home in HOMES.values():  # each game's own pages
         if home.blueprint is not None:

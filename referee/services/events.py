@@ -1,0 +1,612 @@
+"""A club's concours, stored and run: check-in, rounds drawn, each table's game,
+results accepted and corrected, the ranking, the event file.
+
+The rules are `referee.events` (pure): this module turns the rows into a
+`Concours` and back. What is stored is what people decided (who came and left,
+the seating drawn, the totals an opponent accepted, the director's corrections and
+their reasons); the ranking is derived every time.
+
+A table's game is an ordinary game (`services.games`): its phone plays it with
+the usual loop. Accepting its result stores the totals accepted and gives the game
+a new editors' link, which only the director's page shows: the table's phones can
+no longer change it, the director can (with a reason, kept in the history).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from referee.engine.errors import RulesError, problem
+from referee.engine.names import clean
+from referee.engine.records import score_record
+from referee.events import eventfile
+from referee.events.concours import (
+    Concours,
+    Impact,
+    Line,
+    Played,
+    Player,
+    Table,
+    draw_next,
+    impact,
+    rank,
+)
+from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS
+from referee.events.eventfile import EventRecord, Length, concours_facts, parse_event
+from referee.extensions import db
+from referee.models import Event, EventChange, EventPlayer, EventRound, EventTable, Game, utcnow
+from referee.services import games as game_service
+from referee.services.games import StaleVersion, _commit_or_stale
+
+#: Who accepted a result the director entered (`EventTable.accepted_by`).
+DIRECTOR = "@director"
+#: Minutes before the end of a timed round when every screen warns.
+PRE_ALARM = 5
+
+
+def find(token: str) -> Event | None:
+    return db.session.scalar(select(Event).where(Event.token == token))
+
+
+def find_view(view_token: str) -> Event | None:
+    return db.session.scalar(select(Event).where(Event.view_token == view_token))
+
+
+def find_play(play_token: str) -> Event | None:
+    return db.session.scalar(select(Event).where(Event.play_token == play_token))
+
+
+def version_of(view_token: str) -> int | None:
+    return db.session.scalar(select(Event.version).where(Event.view_token == view_token))
+
+
+def _bump(event: Event) -> None:
+    event.version += 1
+
+
+def _check_version(event: Event, version: int | None) -> None:
+    if version is not None and version != event.version:
+        raise StaleVersion()
+
+
+def _file_of(
+    event: Event, *, games: bool = False, players: list[Any] | None = None
+) -> dict[str, Any]:
+    """The event as its file's JSON data (`referee-event/1`), from its rows."""
+    out: dict[str, Any] = {
+        "format": eventfile.FORMAT,
+        "name": event.name,
+        "game": event.game,
+        "rules": dict(event.rules or {}),
+        "draw": {"format": event.format, "table_size": event.table_size, "seed": event.seed},
+        "rounds_planned": event.rounds_planned,
+        "length": {"deals": event.length_deals}
+        if event.length_deals
+        else {"minutes": event.length_minutes},
+        "currency": event.currency,
+        "ranking": dict(event.ranking or {}),
+        "players": players
+        if players is not None
+        else [
+            {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left}
+            for p in event.players
+        ],
+    }
+    if event.entry_fee:
+        out["entry_fee"] = event.entry_fee
+    if event.place:
+        out["place"] = event.place
+    if event.played_on:
+        out["date"] = event.played_on.isoformat()
+    rounds = []
+    for played in event.rounds:
+        tables = []
+        for table in event.tables:
+            if table.round != played.number:
+                continue
+            item: dict[str, Any] = {"table": table.number, "seats": list(table.seats)}
+            if table.accepted is not None:
+                item["scores"] = list(table.accepted)
+                item["accepted"] = True
+                if games and table.game_row is not None:
+                    record = game_service.export(table.game_row)
+                    if _scores_at(table, event) == list(table.accepted):
+                        item["game"] = _cut(record, event.length_deals)
+            tables.append(item)
+        rounds.append({"number": played.number, "tables": tables, "byes": list(played.byes)})
+    out["rounds"] = rounds
+    out["history"] = [
+        {
+            "round": c.round,
+            "table": c.table,
+            "reason": c.reason,
+            "before": c.before,
+            "after": c.after,
+            "at": c.at.isoformat(timespec="seconds"),
+        }
+        for c in event.changes
+        if c.action == "correct" and c.reason
+    ]
+    return out
+
+
+def _cut(record: dict[str, Any], deals: int | None) -> dict[str, Any]:
+    """A table's game as the round played it: its first `deals` deals."""
+    if deals is None:
+        return record
+    return {**record, "deals": record["deals"][:deals]}
+
+
+def concours_of(event: Event) -> Concours:
+    """The event as the rules see it (accepted results only rank)."""
+    lowest, sides = concours_facts(event.game, event.rules or {}, event.table_size)
+    players = tuple(Player(p.number, p.name, p.joined, p.left) for p in event.players)
+    played = []
+    for r in event.rounds:
+        tables = tuple(
+            Table(
+                t.number,
+                tuple(t.seats),
+                None if t.accepted is None else tuple(t.accepted),
+                t.accepted is not None,
+            )
+            for t in event.tables
+            if t.round == r.number
+        )
+        played.append(Played(r.number, tables, tuple(r.byes)))
+    record = parse_event({**_file_of(event, players=[]), "rounds": []})
+    return replace(
+        record.concours,
+        players=players,
+        played=tuple(played),
+        lowest_wins=lowest,
+        sides=tuple(sides),
+    )
+
+
+def ranking(event: Event) -> tuple[Line, ...]:
+    return rank(concours_of(event))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new concours is made of, as the director's form gives it."""
+
+    name: str
+    game: str
+    format: str
+    table_size: int
+    rounds: int
+    deals: int | None
+    minutes: int | None
+    ranking: Mapping[str, Any]
+    players: list[str]
+    entry_fee: str | None = None
+    currency: str = "EUR"
+    place: str | None = None
+    rules: Mapping[str, Any] | None = None
+
+
+def names_from(text: str) -> list[str]:
+    """Names typed or pasted: one a line (or separated by commas or semicolons),
+    numbering and bullets of a pasted list left out, blanks skipped."""
+    found = []
+    for line in text.replace(";", "\n").replace(",", "\n").splitlines():
+        name = line.strip().lstrip("-*•·").strip()
+        head, _, rest = name.partition(" ")
+        if rest and head.rstrip(".)").isdigit():
+            name = rest.strip()
+        if name:
+            found.append(clean(name))
+    return found
+
+
+def create(setup: Setup) -> Event:
+    """A new concours, its rules checked as its file would be (RulesError)."""
+    data: dict[str, Any] = {
+        "format": eventfile.FORMAT,
+        "name": setup.name,
+        "game": setup.game,
+        "rules": dict(setup.rules or {}),
+        "draw": {
+            "format": setup.format,
+            "table_size": setup.table_size,
+            "seed": secrets.randbelow(10**9),
+        },
+        "rounds_planned": setup.rounds,
+        "length": {"deals": setup.deals} if setup.deals else {"minutes": setup.minutes},
+        "ranking": dict(setup.ranking),
+        "currency": setup.currency,
+        "players": [{"number": i, "name": n} for i, n in enumerate(setup.players, 1)],
+    }
+    if setup.entry_fee:
+        data["entry_fee"] = setup.entry_fee
+    if setup.place:
+        data["place"] = setup.place
+    record = parse_event(data)
+    event = _event_from(record)
+    db.session.add(event)
+    db.session.flush()
+    db.session.add(EventChange(event_id=event.id, action="create", after=data["players"]))
+    db.session.commit()
+    return event
+
+
+def _event_from(record: EventRecord) -> Event:
+    c = record.concours
+    ranking: dict[str, Any] = {
+        "rule": c.ranking.rule.value,
+        "tie_breaks": [t.value for t in c.ranking.tie_breaks],
+        "bye": c.ranking.bye,
+    }
+    if c.ranking.places:
+        ranking["places"] = list(c.ranking.places)
+    event = Event(
+        name=record.name,
+        game=c.game,
+        rules=dict(record.rules),
+        format=c.format.value,
+        table_size=c.table_size,
+        seed=c.seed,
+        rounds_planned=c.rounds,
+        length_deals=record.length.deals,
+        length_minutes=record.length.minutes,
+        entry_fee=None if record.entry_fee is None else f"{record.entry_fee:.2f}",
+        currency=record.currency,
+        ranking=ranking,
+        place=record.place,
+        played_on=record.date,
+        version=0,
+    )
+    event.players = [
+        EventPlayer(number=p.number, name=p.name, joined=p.joined, left=p.left) for p in c.players
+    ]
+    return event
+
+
+def _next_round(event: Event) -> int:
+    return len(event.rounds) + 1
+
+
+def check_in(event: Event, text: str, version: int | None = None) -> list[str]:
+    """Add the players named in `text` (typed, or a pasted list): before the first
+    round they play from round 1, later from the next round (late arrivals). The
+    names already there are refused, every problem at once."""
+    _check_version(event, version)
+    names = names_from(text)
+    if not names:
+        raise RulesError([problem("missing", "players")])
+    taken = {p.name.casefold() for p in event.players}
+    problems = []
+    for name in names:
+        if name.casefold() in taken:
+            problems.append(problem("event_twice", "name", value=name))
+        taken.add(name.casefold())
+    if len(event.players) + len(names) > MAX_PLAYERS:
+        problems.append(
+            problem(
+                "event_too_many", "players", count=len(event.players) + len(names), high=MAX_PLAYERS
+            )
+        )
+    players = [
+        {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left}
+        for p in event.players
+    ]
+    joined = _next_round(event)
+    for i, name in enumerate(names, len(players) + 1):
+        players.append({"number": i, "name": name, "joined": joined, "left": None})
+    if problems:
+        raise RulesError(problems)
+    parse_event({**_file_of(event, players=players), "rounds": []})  # each name's own checks
+    for p in players[len(event.players) :]:
+        event.players.append(EventPlayer(number=p["number"], name=p["name"], joined=joined))
+    _log(event, "check-in", after=names, round=joined)
+    return names
+
+
+def withdraw(event: Event, number: int, version: int | None = None) -> None:
+    """The player leaves after the last round drawn (before the first: they never
+    played, and leave the list's count but keep their number)."""
+    _check_version(event, version)
+    player = next((p for p in event.players if p.number == number), None)
+    if player is None or player.left is not None:
+        raise LookupError(number)
+    player.left = max(len(event.rounds), player.joined - 1)
+    _log(event, "withdraw", after=player.name, round=len(event.rounds))
+
+
+def set_rounds(event: Event, rounds: int, version: int | None = None) -> None:
+    """Shorten or lengthen the event between rounds (never below the rounds drawn)."""
+    _check_version(event, version)
+    low = max(1, len(event.rounds))
+    if not low <= rounds <= MAX_ROUNDS:
+        raise RulesError(
+            [
+                problem(
+                    "out_of_range",
+                    "rounds_planned",
+                    value=rounds,
+                    low=low,
+                    high=MAX_ROUNDS,
+                )
+            ]
+        )
+    before = event.rounds_planned
+    event.rounds_planned = rounds
+    _log(event, "rounds", before=before, after=rounds)
+
+
+def _log(event: Event, action: str, **fields: Any) -> None:
+    _bump(event)
+    db.session.add(EventChange(event_id=event.id, action=action, **fields))
+    _commit_or_stale()
+
+
+def draw_round(event: Event, version: int | None = None) -> EventRound:
+    """Draw the next round and open a game at each of its tables. Refused while a
+    table of the round in play has no accepted result, or when every round is drawn."""
+    _check_version(event, version)
+    number = _next_round(event)
+    if number > event.rounds_planned:
+        raise RulesError([problem("event_over", None, high=event.rounds_planned)])
+    open_tables = [t for t in event.tables if t.round == number - 1 and t.accepted is None]
+    if open_tables:
+        raise RulesError(
+            [problem("event_round_open", None, round=number - 1, count=len(open_tables))]
+        )
+    concours = concours_of(event)
+    seating = draw_next(concours)
+    names = {p.number: p.name for p in event.players}
+    played = EventRound(event_id=event.id, number=number, byes=list(seating.byes))
+    event.rounds.append(played)
+    for i, seats in enumerate(seating.tables, 1):
+        game = game_service.create(
+            game_service.Settings(
+                game=event.game,
+                players=[names[s] for s in seats],
+                first_dealer=0,
+                rules=dict(event.rules or {}),
+                stake=None,
+                currency=event.currency,
+                place=event.place,
+            )
+        )
+        event.tables.append(
+            EventTable(
+                event_id=event.id, round=number, number=i, seats=list(seats), game_id=game.id
+            )
+        )
+    _log(event, "draw", round=number, after=[list(t) for t in seating.tables])
+    return played
+
+
+def table_of(event: Event, number: int, round: int | None = None) -> EventTable | None:
+    """Table `number` of round `round` (default: the latest round)."""
+    round = round or len(event.rounds)
+    return next((t for t in event.tables if t.round == round and t.number == number), None)
+
+
+def _scores_at(table: EventTable, event: Event) -> list[int] | None:
+    """The table's totals as the round counts them: after its first `length_deals`
+    deals (a round of deals), or all of them (a timed round)."""
+    game = table.game_row
+    if game is None:
+        return None
+    scored = game_service.scored(game)
+    deals = event.length_deals
+    if deals is None or len(scored.standings.deals) <= deals:
+        return list(scored.standings.scores)
+    record = replace(scored.record, deals=scored.record.deals[:deals])
+    return list(score_record(record).scores)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a table stands in its round."""
+
+    deals: int
+    scores: list[int]
+    ready: bool
+    accepted: bool
+    #: Seconds left in a timed round (None: a round of deals), never below 0.
+    left: int | None
+
+
+def ends_at(event: Event) -> datetime.datetime | None:
+    """When the round in play ends (a timed round), by the server's clock (UTC)."""
+    if not event.rounds or not event.length_minutes:
+        return None
+    return event.rounds[-1].started_at + datetime.timedelta(minutes=event.length_minutes)
+
+
+def status(event: Event, table: EventTable) -> Status:
+    game = table.game_row
+    deals = len(game.deals) if game is not None else 0
+    scores = _scores_at(table, event) or [0] * len(table.seats)
+    finished = bool(game is not None and game_service.scored(game).standings.finished)
+    end = ends_at(event)
+    left = None if end is None else max(0, int((end - utcnow()).total_seconds()))
+    if event.length_deals:
+        ready = deals >= event.length_deals or finished
+    else:
+        ready = deals >= 1 and (left == 0 or finished)
+    return Status(deals, scores, ready, table.accepted is not None, left)
+
+
+def accept(event: Event, table: EventTable, who: str | None, version: int | None = None) -> None:
+    """An opponent (`who`, a player of the table; None: the director) accepts the
+    table's result: its totals are kept and the table's phones lose the game's
+    editors' link (the director alone may change it now)."""
+    _check_version(event, version)
+    if table.round != len(event.rounds) or table.accepted is not None:
+        raise LookupError(table.number)
+    seated = {p.number: p.name for p in event.players}
+    if who is not None and who not in {seated[s] for s in table.seats}:
+        raise RulesError([problem("seat_missing", "who")])
+    state = status(event, table)
+    if not state.ready:
+        raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
+    table.accepted = state.scores
+    table.accepted_by = who or DIRECTOR
+    if table.game_row is not None:
+        game_service.rotate(table.game_row, "editor")
+    _log(event, "accept", round=table.round, table=table.number, after=state.scores, reason=who)
+
+
+def correct(event: Event, table: EventTable, reason: str, version: int | None = None) -> None:
+    """The director opens an accepted result to change it, saying why; the change
+    counts once applied (`apply`), after its consequences are shown (`impact_of`)."""
+    _check_version(event, version)
+    reason = " ".join(reason.split())
+    if table.accepted is None:
+        raise LookupError(table.number)
+    if not reason or len(reason) > eventfile.MAX_REASON:
+        raise RulesError([problem("missing", "reason")])
+    table.correcting = reason
+    _log(
+        event,
+        "correct",
+        round=table.round,
+        table=table.number,
+        reason=reason,
+        before=table.accepted,
+    )
+
+
+def pending(event: Event, table: EventTable) -> list[int] | None:
+    """The totals a correction under way would give the table (None: none under way)."""
+    return _scores_at(table, event) if table.correcting else None
+
+
+def impact_of(event: Event, table: EventTable) -> Impact:
+    """What applying the table's correction changes: ranks, and later draws."""
+    before = concours_of(event)
+    now = pending(event, table)
+    if now is None:
+        return Impact((), ())
+    after = replace(
+        before,
+        played=tuple(
+            replace(
+                p,
+                tables=tuple(
+                    replace(t, scores=tuple(now))
+                    if p.number == table.round and t.number == table.number
+                    else t
+                    for t in p.tables
+                ),
+            )
+            for p in before.played
+        ),
+    )
+    return impact(before, after)
+
+
+def apply(event: Event, table: EventTable, version: int | None = None) -> None:
+    """The director's correction counts: the table's result is its game's now."""
+    _check_version(event, version)
+    now = pending(event, table)
+    if now is None:
+        raise LookupError(table.number)
+    before = table.accepted
+    table.accepted = now
+    reason = table.correcting
+    table.correcting = None
+    _log(
+        event,
+        "apply",
+        round=table.round,
+        table=table.number,
+        reason=reason,
+        before=before,
+        after=now,
+    )
+
+
+def export(event: Event) -> dict[str, Any]:
+    """The event file (`referee-event/1`), its tables' games included."""
+    return _file_of(event, games=True)
+
+
+def export_json(event: Event) -> str:
+    return json.dumps(export(event), ensure_ascii=False, indent=1)
+
+
+def import_event(data: bytes) -> Event:
+    """A new event from its file: players, rounds, results and the games it holds
+    (each a new game, its result accepted as written)."""
+    record = eventfile.load_event(data)
+    event = _event_from(record)
+    db.session.add(event)
+    db.session.flush()
+    games = record.games or {}
+    for played in record.concours.played:
+        event.rounds.append(
+            EventRound(event_id=event.id, number=played.number, byes=list(played.byes))
+        )
+        for t in played.tables:
+            game_id = None
+            if (played.number, t.number) in games:
+                game = game_service.import_record(
+                    json.dumps(games[played.number, t.number]).encode()
+                )
+                game_service.rotate(game, "editor")
+                game_id = game.id
+            event.tables.append(
+                EventTable(
+                    event_id=event.id,
+                    round=played.number,
+                    number=t.number,
+                    seats=list(t.seats),
+                    game_id=game_id,
+                    accepted=None if t.scores is None or not t.accepted else list(t.scores),
+                )
+            )
+    for h in record.history:
+        db.session.add(
+            EventChange(
+                event_id=event.id,
+                action="correct",
+                round=h.round,
+                table=h.table,
+                reason=h.reason,
+                before=None if h.before is None else list(h.before),
+                after=None if h.after is None else list(h.after),
+            )
+        )
+    db.session.add(EventChange(event_id=event.id, action="import"))
+    db.session.commit()
+    return event
+
+
+def loaded(event_id: int) -> Event | None:
+    """An event with its players, rounds, tables and their games read at once."""
+    query = (
+        select(Event)
+        .where(Event.id == event_id)
+        .options(
+            selectinload(Event.players),
+            selectinload(Event.rounds),
+            selectinload(Event.tables).selectinload(EventTable.game_row).selectinload(Game.deals),
+        )
+    )
+    return db.session.scalar(query)
+
+
+def money(event: Event) -> Decimal | None:
+    """The entry fees collected: the fee times the players checked in."""
+    if not event.entry_fee:
+        return None
+    return Decimal(event.entry_fee) * len(event.players)
+
+
+__all__ = ["PRE_ALARM", "Length", "Setup", "StaleVersion", "Status"]

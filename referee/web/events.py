@@ -1,0 +1,405 @@
+"""A club's concours, run from one phone (the director's), played at the tables'
+phones, shown on a TV.
+
+Three links, no accounts: the director's (`/e/<token>`: check-in, rounds, the
+timer, corrections), the tables' (`/c/<play_token>`, on every table card: a
+table's game, its acceptance) and the public one (`/ev/<view_token>`: the
+ranking, the seating, the results; `/ev/<view_token>/tv` for a big screen). The
+views parse forms, call `services.events` and redirect.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.engine.errors import RulesError
+from referee.engine.records import MAX_RECORD_BYTES
+from referee.events.concours import NAMES, SEPARATED, Rule, TieBreak, figure
+from referee.events.draw import Format
+from referee.events.eventfile import MAX_EVENT_BYTES
+from referee.games import GAMES
+from referee.models import Event, EventTable, utcnow
+from referee.services import events as service
+from referee.services.games import StaleVersion
+from referee.web.browser import REMEMBERED
+from referee.web.forms import messages_of, whole
+from referee.web.homes import home_of
+from referee.web.hosts import public_url
+from referee.web.pages import MAX_FILE_NAME, Page, download
+from referee.web.share import qr_svg
+from referee.web.sheets import ascii_name
+
+bp = Blueprint("events", __name__)
+
+#: The tie-breaks a director may choose among, in the order offered.
+TIE_BREAKS = tuple(t.value for t in TieBreak)
+
+
+def _remember(token: str) -> None:
+    tokens = session.get("events", [])
+    if tokens[:1] != [token]:
+        session["events"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
+        session.permanent = True
+
+
+def _loaded(event: Event | None) -> Event:
+    if event is None:
+        abort(404)
+    found = service.loaded(event.id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _director(token: str) -> Event:
+    event = _loaded(service.find(token))
+    _remember(token)
+    return event
+
+
+def _version() -> int | None:
+    return whole(request.form.get("version"))
+
+
+def _back(event: Event) -> BaseResponse:
+    return redirect(url_for("events.director", token=event.token))
+
+
+def words(event: Event) -> dict[str, Any]:
+    """What every page of the event says of its rules, in the reader's language."""
+    ranking = event.ranking or {}
+    rule = _(NAMES[f"rule-{ranking.get('rule', Rule.SCORE.value)}"])
+    breaks = [_(NAMES[t]) for t in ranking.get("tie_breaks", [])]
+    return {"rule": rule, "breaks": breaks, "game_name": home_of(event.game).name}
+
+
+def _common(event: Event) -> dict[str, Any]:
+    """What the director's, the public and the TV pages all show."""
+    concours = service.concours_of(event)
+    lines = service.ranking(event)
+    names = {p.number: p.name for p in event.players}
+    latest = [t for t in event.tables if t.round == len(event.rounds)]
+    end = service.ends_at(event)
+    statuses = {t.id: service.status(event, t) for t in latest}
+    results = [t for t in sorted(event.tables, key=lambda t: (-t.round, t.number)) if t.accepted]
+    return {
+        "event": event,
+        "concours": concours,
+        "lines": lines,
+        "names": names,
+        "latest": latest,
+        "statuses": statuses,
+        "results": results[:12],
+        "ends_at": end,
+        "pre_alarm": service.PRE_ALARM,
+        "separated": {k: _(v) for k, v in SEPARATED.items()},
+        "tie_names": {t: _(NAMES[t]) for t in TIE_BREAKS},
+        "now_iso": utcnow().isoformat(timespec="seconds") + "Z",
+        "figure": figure,
+        "words": words(event),
+        "seated": _seated_by_name(event, latest),
+        "provisional": len(event.rounds) < event.rounds_planned
+        or any(t.accepted is None for t in latest),
+    }
+
+
+def _seated_by_name(event: Event, latest: list[EventTable]) -> list[tuple[str, str]]:
+    """Each player of the round in play with their table and seat, by name."""
+    where: dict[int, str] = {}
+    for t in latest:
+        for seat, number in enumerate(t.seats, 1):
+            where[number] = _("table %(table)d, seat %(seat)d", table=t.number, seat=seat)
+    if event.rounds:
+        for number in event.rounds[-1].byes:
+            where[number] = _("sits out")
+    return sorted(
+        ((p.name, where[p.number]) for p in event.players if p.number in where),
+        key=lambda x: x[0].casefold(),
+    )
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+def new() -> Page:
+    """A new concours: its game, format, rounds, their length, the ranking rule and
+    tie-breaks (stated before it starts), its players (typed or pasted)."""
+    errors: list[str] = []
+    form = request.form
+    if request.method == "POST":
+        try:
+            setup = _setup(form)
+            event = service.create(setup)
+        except RulesError as error:
+            errors = messages_of(error.problems)
+        else:
+            _remember(event.token)
+            return _back(event)
+    page = render_template(
+        "events/new.html",
+        errors=errors,
+        form=form,
+        games=[(key, home_of(key).name) for key in GAMES],
+        formats=[f.value for f in Format],
+        tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
+    )
+    return (page, 422) if errors else page
+
+
+def _setup(form: Any) -> service.Setup:
+    kind = form.get("length_kind", "deals")
+    length = whole(form.get("length"))
+    bye_text = form.get("bye", "0").strip()
+    places = [whole(p) for p in form.get("places", "").replace(";", ",").split(",") if p.strip()]
+    ranking: dict[str, Any] = {
+        "rule": form.get("rule", "score"),
+        "tie_breaks": [t for t in form.getlist("tie_breaks") if t] or ["lot"],
+        "bye": None
+        if bye_text == "average"
+        else (whole(bye_text.lstrip("-")) or 0) * (-1 if bye_text.startswith("-") else 1),
+    }
+    if places:
+        ranking["places"] = [p if p is not None else form.get("places") for p in places]
+    return service.Setup(
+        name=form.get("name", ""),
+        game=form.get("game", ""),
+        format=form.get("format", "individual"),
+        table_size=whole(form.get("table_size")) or 4,
+        rounds=whole(form.get("rounds")) or 0,
+        deals=length if kind == "deals" else None,
+        minutes=length if kind == "minutes" else None,
+        ranking=ranking,
+        players=service.names_from(form.get("players", "")),
+        entry_fee=(form.get("entry_fee") or "").strip().replace(",", ".") or None,
+        place=(form.get("place") or "").strip() or None,
+    )
+
+
+@bp.get("/e/<token>")
+def director(token: str) -> str:
+    """The director's page: the round in play (its tables, their state, the
+    clock), what to do next, the players, the ranking, the history."""
+    event = _director(token)
+    corrections = {
+        t.id: (service.pending(event, t), service.impact_of(event, t))
+        for t in event.tables
+        if t.correcting
+    }
+    return render_template(
+        "events/director.html",
+        **_common(event),
+        corrections=corrections,
+        play_url=public_url("events.tables", play_token=event.play_token),
+        view_url=public_url("events.public", view_token=event.view_token),
+        play_qr=qr_svg(public_url("events.tables", play_token=event.play_token)),
+        history_words={
+            "create": _("concours created"),
+            "import": _("concours imported"),
+            "check-in": _("players checked in"),
+            "withdraw": _("a player withdrew"),
+            "rounds": _("rounds in all changed"),
+            "draw": _("round drawn"),
+            "accept": _("result accepted"),
+            "correct": _("correction opened"),
+            "apply": _("correction applied"),
+        },
+    )
+
+
+def _act(event: Event, action: Any) -> BaseResponse:
+    """Run a director's action: a refusal flashed in words, a stale form said so."""
+    try:
+        action()
+    except StaleVersion:
+        flash(_("The event changed meanwhile (another phone?): look, then try again."))
+    except RulesError as error:
+        for message in messages_of(error.problems):
+            flash(message)
+    except LookupError:
+        abort(404)
+    return _back(event)
+
+
+@bp.post("/e/<token>/players")
+def check_in(token: str) -> BaseResponse:
+    event = _director(token)
+
+    def act() -> None:
+        added = service.check_in(event, request.form.get("names", ""), _version())
+        flash(_("Checked in: %(names)s.", names=", ".join(added)))
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/players/<int:number>/withdraw")
+def withdraw(token: str, number: int) -> BaseResponse:
+    event = _director(token)
+    return _act(event, lambda: service.withdraw(event, number, _version()))
+
+
+@bp.post("/e/<token>/rounds")
+def rounds(token: str) -> BaseResponse:
+    event = _director(token)
+    count = whole(request.form.get("rounds"))
+    return _act(event, lambda: service.set_rounds(event, count or 0, _version()))
+
+
+@bp.post("/e/<token>/draw")
+def draw(token: str) -> BaseResponse:
+    event = _director(token)
+
+    def act() -> None:
+        played = service.draw_round(event, _version())
+        flash(_("Round %(n)d drawn: the tables can play.", n=played.number))
+
+    return _act(event, act)
+
+
+def _table(event: Event, round: int, number: int) -> EventTable:
+    table = service.table_of(event, number, round)
+    if table is None:
+        abort(404)
+    return table
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/correct")
+def correct(token: str, round: int, number: int) -> BaseResponse:
+    """The director opens an accepted result, with a reason; the game's page follows."""
+    event = _director(token)
+    table = _table(event, round, number)
+    try:
+        service.correct(event, table, request.form.get("reason", ""), _version())
+    except StaleVersion:
+        flash(_("The event changed meanwhile (another phone?): look, then try again."))
+        return _back(event)
+    except RulesError as error:
+        for message in messages_of(error.problems):
+            flash(message)
+        return _back(event)
+    except LookupError:
+        abort(404)
+    if table.game_row is None:
+        return _back(event)
+    flash(_("Change the game, then come back to apply the correction."))
+    return redirect(url_for("games.show", token=table.game_row.token))
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/apply")
+def apply(token: str, round: int, number: int) -> BaseResponse:
+    event = _director(token)
+    table = _table(event, round, number)
+    return _act(event, lambda: service.apply(event, table, _version()))
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/accept")
+def director_accept(token: str, round: int, number: int) -> BaseResponse:
+    """The director accepts a table's result in its players' stead."""
+    event = _director(token)
+    table = _table(event, round, number)
+    return _act(event, lambda: service.accept(event, table, None, _version()))
+
+
+@bp.get("/e/<token>/export.json")
+def export(token: str) -> Response:
+    event = _director(token)
+    name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
+    return download(service.export_json(event), "application/json", f"{name}.json")
+
+
+@bp.route("/events/import", methods=["GET", "POST"])
+def import_event() -> Page:
+    """A concours from its file (referee-event/1)."""
+    errors: list[str] = []
+    if request.method == "POST":
+        upload = request.files.get("file")
+        data = upload.read(MAX_EVENT_BYTES + 1) if upload else b""
+        try:
+            if not data:
+                raise RulesError([])
+            event = service.import_event(data)
+        except (RulesError, ValueError) as error:
+            problems = getattr(error, "problems", ())
+            errors = messages_of(problems) or [_("Choose an event file (.json).")]
+        else:
+            _remember(event.token)
+            return _back(event)
+    page = render_template("events/import.html", errors=errors, limit=MAX_RECORD_BYTES)
+    return (page, 422) if errors else page
+
+
+@bp.get("/c/<play_token>")
+def tables(play_token: str) -> str:
+    """The tables' page (the QR of every table card): the round in play, table by
+    table, and each player's table by name."""
+    event = _loaded(service.find_play(play_token))
+    return render_template("events/tables.html", **_common(event))
+
+
+@bp.route("/c/<play_token>/<int:number>", methods=["GET", "POST"])
+def card(play_token: str, number: int) -> Page:
+    """A table's card: its players this round, its game (to play it), and once the
+    round is over, an opponent's acceptance of the result."""
+    event = _loaded(service.find_play(play_token))
+    table = service.table_of(event, number)
+    if table is None:
+        abort(404)
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            service.accept(event, table, request.form.get("who", ""), _version())
+        except StaleVersion:
+            errors = [_("The event changed meanwhile: look, then accept again.")]
+        except LookupError:
+            errors = [_("This result was accepted already.")]
+        except RulesError as error:
+            errors = messages_of(error.problems)
+        else:
+            flash(_("Result accepted: it counts in the ranking."))
+            return redirect(url_for("events.card", play_token=play_token, number=number))
+    page = render_template(
+        "events/card.html",
+        **_common(event),
+        table=table,
+        state=service.status(event, table),
+        errors=errors,
+    )
+    return (page, 422) if errors else page
+
+
+@bp.get("/ev/<view_token>")
+def public(view_token: str) -> str:
+    """The public page: the ranking (tie-breaks shown), the seating, the results."""
+    event = _loaded(service.find_view(view_token))
+    return render_template("events/public.html", **_common(event), tv=False)
+
+
+@bp.get("/ev/<view_token>/tv")
+def tv(view_token: str) -> str:
+    """The TV (1920×1080, read across a room): the ranking, the seating by table and
+    by name, the latest results, in turn; the round's clock on top; live."""
+    event = _loaded(service.find_view(view_token))
+    return render_template("events/tv.html", **_common(event), tv=True)
+
+
+@bp.get("/ev/<view_token>/version.json")
+def version(view_token: str) -> Response:
+    """The event's version: its pages reload when it changes."""
+    found = service.version_of(view_token)
+    if found is None:
+        abort(404)
+    response = jsonify(version=found)
+    response.headers["Cache-Control"] = "no-store"
+    return response

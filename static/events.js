@@ -1,0 +1,43 @@
+// Referee: a concours's clock and its TV's slides. Without scripts the clock says
+// when the round ends and the TV shows every part one under the other.
+"use strict";
+(() => {
+  // One clock for the round: the server's (its time of day came with the page;
+  // the difference from this phone's clock is kept, so a phone set wrong counts right).
+  document.querySelectorAll(".event-clock[data-ends]").forEach((clock) => {
+    const ends = Date.parse(clock.dataset.ends);
+    const skew = Date.parse(clock.dataset.now) - Date.now();
+    const alarm = Number(clock.dataset.alarm) * 1000;
+    const left = clock.querySelector(".left");
+    const tick = () => {
+      const ms = ends - (Date.now() + skew);
+      if (ms <= 0) {
+        clock.classList.remove("alarm");
+        clock.classList.add("over");
+        left.textContent = clock.dataset.over;
+        return;
+      }
+      const s = Math.ceil(ms / 1000);
+      const mm = String(Math.floor(s / 60)).padStart(2, "0");
+      const ss = String(s % 60).padStart(2, "0");
+      left.textContent = `${mm}:${ss}`;
+      clock.classList.toggle("alarm", ms <= alarm);
+      window.setTimeout(tick, 250);
+    };
+    tick();
+  });
+  // The TV: one part at a time, in turn.
+  const slides = document.querySelector("[data-rotate]");
+  if (slides) {
+    const parts = [...slides.querySelectorAll(".slide")];
+    let shown = Number(sessionStorage.getItem("slide") || 0) % parts.length;
+    const show = () => {
+      parts.forEach((part, i) => part.classList.toggle("shown", i === shown));
+      sessionStorage.setItem("slide", String(shown));
+    };
+    slides.classList.add("slides-on");
+    show();
+    window.setInterval(() => { shown = (shown + 1) % parts.length; show(); },
+      Number(slides.dataset.rotate) * 1000);
+  }
+})();

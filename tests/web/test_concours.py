@@ -1,0 +1,230 @@
+"""A whole concours through the pages (issue 41): 18 players checked in, a late
+arrival before round 2, a withdrawal after round 2, 4 rounds played at the tables'
+phones and accepted by an opponent, a result of round 1 corrected during round 3
+by the director, the final ranking equal to `referee rank` on the exported file."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.cli import rank_command
+from referee.events.concours import rank
+from referee.events.eventfile import parse_event
+from referee.models import Event
+from referee.services import events as service
+
+NAMES = [f"Joueur {n}" for n in range(1, 19)]
+
+
+def page(client: FlaskClient, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return response.get_data(as_text=True)
+
+
+def fresh(app: Flask, event_id: int) -> Event:
+    """The event as the database has it now, read whole (used outside the request)."""
+    with app.app_context():
+        event = service.loaded(event_id)
+        assert event is not None
+        return event
+
+
+def version(client: FlaskClient, view: str) -> str:
+    return str(client.get(f"/ev/{view}/version.json").get_json()["version"])
+
+
+def create(app: Flask, client: FlaskClient, **more: str) -> tuple[str, Event]:
+    form = {
+        "name": "Concours du samedi",
+        "game": "pad",
+        "format": "individual",
+        "table_size": "4",
+        "rounds": "4",
+        "length": "2",
+        "length_kind": "deals",
+        "rule": "score",
+        "tie_breaks": ["wins", "opponents", "lot"],
+        "bye": "0",
+        # Pasted from a club's list: numbered, with a blank line.
+        "players": "\n".join(f"{i}. {n}" for i, n in enumerate(NAMES, 1)) + "\n\n",
+        **more,
+    }
+    response = client.post("/events/new", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    token = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        found = service.find(token)
+        assert found is not None
+        return token, fresh(app, found.id)
+
+
+def play_round(app: Flask, client: FlaskClient, event_id: int, round: int, seed: int) -> None:
+    """Every table of the round plays its two deals on its game's page, then an
+    opponent accepts on the table's card."""
+    event = fresh(app, event_id)
+    play = event.play_token
+    for table in [t for t in event.tables if t.round == round]:
+        assert table.game_row is not None
+        card = page(client, f"/c/{play}/{table.number}")
+        game_token = table.game_row.token
+        assert f"/g/{game_token}" in card  # the card opens the table's game
+        for deal in range(2):
+            points = {
+                f"points{i}": str((seed + table.number * 7 + deal * 3 + i * 5) % 23 - 11)
+                for i in range(4)
+            }
+            posted = client.post(f"/g/{game_token}/deal", data={"action": "save", **points})
+            assert posted.status_code == 302
+        names = [p.name for p in event.players]
+        who = names[table.seats[1] - 1]
+        current = version(client, event.view_token)
+        accepted = client.post(f"/c/{play}/{table.number}", data={"who": who, "version": current})
+        assert accepted.status_code == 302, accepted.get_data(as_text=True)
+        # Accepted: the table's phones can no longer change the game.
+        assert client.get(f"/g/{game_token}").status_code == 404
+
+
+def test_a_whole_concours_through_the_pages(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    client.get("/lang/fr?next=/")
+    token, event = create(app, client)
+    event_id, view, play = event.id, event.view_token, event.play_token
+    director = page(client, f"/e/{token}")
+    assert "18 joueurs" in director
+    assert "la somme des scores de table" in director  # the rule, stated before it starts
+
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    tables_page = page(client, f"/c/{play}")
+    assert "Table 4" in tables_page
+    assert "Joueur 7" in tables_page
+    play_round(app, client, event_id, 1, seed=1)
+
+    # A late arrival before round 2.
+    client.post(f"/e/{token}/players", data={"names": "Aurélie", "version": version(client, view)})
+    assert "à partir du tour 2" in page(client, f"/e/{token}")
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    play_round(app, client, event_id, 2, seed=2)
+
+    # A withdrawal after round 2.
+    client.post(f"/e/{token}/players/3/withdraw", data={"version": version(client, view)})
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    loaded = fresh(app, event_id)
+    assert all(3 not in t.seats for t in loaded.tables if t.round == 3)
+
+    # During round 3, the director corrects a result of round 1, saying why.
+    first = next(t for t in loaded.tables if t.round == 1 and t.number == 2)
+    before = list(first.accepted or [])
+    opened = client.post(
+        f"/e/{token}/round/1/table/2/correct",
+        data={"reason": "Feuille mal recopiée", "version": version(client, view)},
+    )
+    assert opened.status_code == 302
+    game_token = opened.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/g/{game_token}").status_code == 200  # the director's own link
+    form = page(client, f"/g/{game_token}/deal/1/edit")
+    current = re.search(r'name="version" value="(\d+)"', form)
+    assert current is not None
+    edit = {"action": "save", "version": current.group(1)}
+    edit |= {f"points{i}": p for i, p in enumerate(("30", "-10", "-10", "-10"))}
+    assert client.post(f"/g/{game_token}/deal/1/edit", data=edit).status_code == 302
+    director = page(client, f"/e/{token}")
+    assert "Feuille mal recopiée" in director
+    assert "Rangs qui bougent" in director or "Aucun rang ne bouge" in director
+    client.post(f"/e/{token}/round/1/table/2/apply", data={"version": version(client, view)})
+    loaded = fresh(app, event_id)
+    corrected = next(t for t in loaded.tables if t.round == 1 and t.number == 2)
+    assert corrected.accepted != before
+    assert corrected.game_row is not None
+    with app.app_context():
+        game = service.game_service.find(corrected.game_row.token)
+        assert game is not None
+        assert corrected.accepted == list(service.game_service.scored(game).standings.scores)
+
+    play_round(app, client, event_id, 3, seed=3)
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    play_round(app, client, event_id, 4, seed=4)
+    final = page(client, f"/ev/{view}")
+    assert "Classement final" in final
+    assert "abandon" in final
+
+    exported = client.get(f"/e/{token}/export.json")
+    assert exported.status_code == 200
+    path = tmp_path / "concours.json"
+    path.write_bytes(exported.data)
+    data = json.loads(exported.data)
+    assert len(data["players"]) == 19
+    assert data["players"][18]["joined"] == 2
+    assert data["players"][2]["left"] == 2
+    assert [h["reason"] for h in data["history"]] == ["Feuille mal recopiée"]
+    out, err = io.StringIO(), io.StringIO()
+    assert rank_command(str(path), True, "fr", out, err, io.StringIO()) == 0, err.getvalue()
+    ranked = json.loads(out.getvalue())
+    loaded = fresh(app, event_id)
+    with app.app_context():
+        found = service.loaded(event_id)
+        assert found is not None
+        shown = service.ranking(found)
+    assert [(r["name"], r["rank"], r["points"]) for r in ranked] == [
+        (line.name, line.rank, int(line.points)) for line in shown
+    ]
+    assert rank(parse_event(data).concours) == shown
+    # The public page shows that ranking, in that order.
+    names_in_page = [n for n in re.findall(r'<th scope="row">([^<]+)', final)]
+    assert [n.strip() for n in names_in_page] == [line.name for line in shown]
+
+
+#: The engine's messages only the concours's pages raise (tests/engine/test_errors.py).
+CONCOURS_CODES = {"event_round_open", "event_over", "event_not_over"}
+
+
+def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="1")
+    view, play = event.view_token, event.play_token
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    # Round 1 is being played: no round 2, and no acceptance before the round's deals.
+    drawn = client.post(
+        f"/e/{token}/rounds", data={"rounds": "2", "version": version(client, view)}
+    )
+    assert drawn.status_code == 302
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    assert "Round 1 is still being played: 4 tables have no accepted result" in page(
+        client, f"/e/{token}"
+    )
+    refused = client.post(
+        f"/c/{play}/1", data={"who": "Joueur 1", "version": version(client, view)}
+    )
+    assert refused.status_code == 422
+    assert "The round is not over: the table plays 2 deals" in refused.get_data(as_text=True)
+    # Only a player of the table accepts; a stale page is told so.
+    state = fresh(app, event.id)
+    table = next(t for t in state.tables if t.number == 1)
+    outsider = next(p.name for p in state.players if p.number not in table.seats)
+    assert table.game_row is not None
+    for _ in range(2):
+        points = {f"points{i}": str(i) for i in range(4)}
+        client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
+    now = version(client, view)
+    assert client.post(f"/c/{play}/1", data={"who": outsider, "version": now}).status_code == 422
+    assert client.post(f"/c/{play}/1", data={"who": "Joueur 1", "version": "0"}).status_code == 422
+    # Shortened back to one round once the first is over: every round is drawn.
+    for t in fresh(app, event.id).tables:
+        assert t.game_row is not None
+        if t.number != 1:
+            for _ in range(2):
+                points = {f"points{i}": str(i + 1) for i in range(4)}
+                client.post(f"/g/{t.game_row.token}/deal", data={"action": "save", **points})
+        client.post(
+            f"/e/{token}/round/1/table/{t.number}/accept", data={"version": version(client, view)}
+        )
+    client.post(f"/e/{token}/rounds", data={"rounds": "1", "version": version(client, view)})
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    assert "Every round of the event has been played (1)" in page(client, f"/e/{token}")
