@@ -281,6 +281,76 @@ class TableState(Declared):
     evenings: list[Evening] = Field(description="Its evenings, newest first.")
 
 
+class RankLine(Declared):
+    """A line of a concours's ranking."""
+
+    rank: int = Field(description="The place; players level on every tie-break share it.")
+    name: str = Field(description="The player (a pair: both names).")
+    players: list[int] = Field(description="Their numbers in the event.")
+    points: int | float = Field(description="The ranking's points (a shared place: 2 decimals).")
+    tie_breaks: dict[str, int | float] = Field(
+        description="Each stated tie-break's value, in the stated order."
+    )
+    separated_by: str | None = Field(
+        description='What put this line below the one above: "points", a tie-break, '
+        '"withdrawn"; null for the first line and for a line level with the one above.'
+    )
+    withdrawn: bool = Field(description="Whether the player withdrew.")
+
+
+class EventState(Declared):
+    """A concours: its rules as stated before it started, where it stands, its ranking."""
+
+    name: str = Field(description="The concours's name.")
+    game: str = Field(description="The game's key (the record format's).")
+    format: Literal["individual", "partners", "pairs"] = Field(description="Who plays with whom.")
+    table_size: int = Field(description="Players at a table.")
+    rounds_planned: int = Field(description="The rounds it plays (the director may change it).")
+    rounds_drawn: int = Field(description="The rounds drawn so far.")
+    round_deals: int | None = Field(description="A round's deals, or null for a timed round.")
+    round_minutes: int | None = Field(description="A timed round's minutes, or null.")
+    round_ends_at: str | None = Field(
+        description="When the timed round in play ends, ISO 8601 in UTC, or null."
+    )
+    rule: Literal["score", "places"] = Field(description="How table results become points.")
+    tie_breaks: list[str] = Field(description="The tie-breaks, in order.")
+    provisional: bool = Field(description="Whether rounds or results are still to come.")
+    version: int = Field(description="Goes up at each change of the concours.")
+    ranking: list[RankLine] = Field(description="Best first.")
+
+
+class EventTableLine(Declared):
+    """A table of a round."""
+
+    table: int = Field(description="Its number, from 1.")
+    players: list[str] = Field(description="Its players, in seat order.")
+    scores: list[int] | None = Field(description="The accepted totals, seat by seat; null before.")
+    game: str | None = Field(description="Its game in this API (by the spectators' token).")
+
+
+class EventRoundLine(Declared):
+    """A round: its tables and who sat out."""
+
+    number: int = Field(description="From 1.")
+    tables: list[EventTableLine] = Field(description="Its tables, in order.")
+    byes: list[str] = Field(description="Who sat out.")
+
+
+class EventRounds(Declared):
+    """Every round drawn so far."""
+
+    rounds: list[EventRoundLine] = Field(description="In order.")
+
+
+class Acceptance(Declared):
+    """An opponent accepts a table's result (the round is over at that table)."""
+
+    who: str = Field(description="The name of a player of the table (an opponent of the entrant).")
+    version: Version | None = Field(
+        default=None, description="The concours's version as the client last read it."
+    )
+
+
 class Refusal(Declared):
     """One thing refused: its code, the field it blames (a path in the body, such
     as `deal.tricks` or `players[2]`), the deal (from 1) where it is one, and the

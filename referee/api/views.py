@@ -20,6 +20,7 @@ from pydantic import BaseModel, RootModel, ValidationError
 from referee.api.declare import Answer, Declarations, Parameter
 from referee.api.problems import UNREADABLE, ApiProblem, from_validation, response
 from referee.api.schemas import (
+    Acceptance,
     Created,
     DealCorrection,
     DealLine,
@@ -27,6 +28,10 @@ from referee.api.schemas import (
     EditorView,
     Evening,
     EveningMoney,
+    EventRoundLine,
+    EventRounds,
+    EventState,
+    EventTableLine,
     GameLinks,
     GameState,
     History,
@@ -34,6 +39,7 @@ from referee.api.schemas import (
     Money,
     NewGame,
     Posted,
+    RankLine,
     Settlement,
     TableGameLine,
     TableState,
@@ -42,8 +48,10 @@ from referee.api.schemas import (
 from referee.engine import settlement as engine_settlement
 from referee.engine.errors import RulesError
 from referee.engine.records import MAX_DEALS, MAX_DEPTH, MAX_RECORD_BYTES, decode_json, money_text
+from referee.events.concours import number as figure
 from referee.games import GAMES
-from referee.models import Game
+from referee.models import Event, Game
+from referee.services import events as event_service
 from referee.services import games as service
 from referee.services import tables as table_service
 from referee.web.homes import home_of
@@ -67,6 +75,19 @@ PARAMETERS: Final = {
     ),
     "number": Parameter(
         {"type": "integer", "minimum": 1, "maximum": MAX_DEALS}, "A deal's number, from 1."
+    ),
+    "event_token": Parameter(
+        _TOKEN,
+        "A concours's public token: the last part of its public link (`/ev/<token>`). "
+        "It reads, never writes.",
+    ),
+    "play_token": Parameter(
+        _TOKEN,
+        "A concours's tables' token: the last part of the link on its table cards "
+        "(`/c/<token>`). It accepts a table's result.",
+    ),
+    "table": Parameter(
+        {"type": "integer", "minimum": 1, "maximum": 1000}, "A table's number, from 1."
     ),
 }
 api = Declarations(bp, PARAMETERS)
@@ -288,6 +309,138 @@ def table(view_token: str) -> Response:
             evenings=evenings,
         )
     )
+
+
+# A concours -----------------------------------------------------------------------
+
+
+def _event(found: Event | None) -> Event:
+    if found is None:
+        raise ApiProblem("not-found", _("No concours has this link."))
+    loaded = event_service.loaded(found.id)
+    assert loaded is not None
+    return loaded
+
+
+def event_state(event: Event) -> EventState:
+    ends = event_service.ends_at(event)
+    latest = [t for t in event.tables if t.round == len(event.rounds)]
+    lines = event_service.ranking(event)
+    return EventState(
+        name=event.name,
+        game=event.game,
+        format=event.format,  # type: ignore[arg-type]
+        table_size=event.table_size,
+        rounds_planned=event.rounds_planned,
+        rounds_drawn=len(event.rounds),
+        round_deals=event.length_deals,
+        round_minutes=event.length_minutes,
+        round_ends_at=None if ends is None else ends.isoformat(timespec="seconds") + "Z",
+        rule=(event.ranking or {}).get("rule", "score"),
+        tie_breaks=list((event.ranking or {}).get("tie_breaks", [])),
+        provisional=len(event.rounds) < event.rounds_planned
+        or any(t.accepted is None for t in latest),
+        version=event.version,
+        ranking=[
+            RankLine(
+                rank=line.rank,
+                name=line.name,
+                players=list(line.players),
+                points=figure(line.points),
+                tie_breaks={t.value: figure(v) for t, v in line.values.items()},
+                separated_by=line.separated_by,
+                withdrawn=line.withdrawn,
+            )
+            for line in lines
+        ],
+    )
+
+
+@api.operation(
+    "GET",
+    "/events/<event_token>",
+    tag="concours",
+    answers=(Answer(200, EventState, "The concours, its rules and its ranking."),),
+    problems={404: "No concours has this token."},
+)
+def event(event_token: str) -> Response:
+    """A concours: its rules as stated, where it stands, its ranking (tie-breaks shown)."""
+    return answer(event_state(_event(event_service.find_view(event_token))))
+
+
+@api.operation(
+    "GET",
+    "/events/<event_token>/rounds",
+    tag="concours",
+    answers=(Answer(200, EventRounds, "Every round drawn: its tables and results."),),
+    problems={404: "No concours has this token."},
+)
+def event_rounds(event_token: str) -> Response:
+    """The rounds drawn so far: each table's players in seat order and its accepted
+    totals, and who sat out."""
+    found = _event(event_service.find_view(event_token))
+    names = {p.number: p.name for p in found.players}
+    rounds = [
+        EventRoundLine(
+            number=r.number,
+            tables=[
+                EventTableLine(
+                    table=t.number,
+                    players=[names[s] for s in t.seats],
+                    scores=None if t.accepted is None else list(t.accepted),
+                    game=None
+                    if t.game_row is None
+                    else public_url("api.game", view_token=t.game_row.view_token),
+                )
+                for t in found.tables
+                if t.round == r.number
+            ],
+            byes=[names[b] for b in r.byes],
+        )
+        for r in found.rounds
+    ]
+    return answer(EventRounds(rounds=rounds))
+
+
+@api.operation(
+    "POST",
+    "/concours/<play_token>/tables/<int:table>/accept",
+    tag="concours",
+    body=Acceptance,
+    answers=(Answer(200, EventState, "Accepted: the concours as it now stands."),),
+    problems={
+        400: _WRITE_PROBLEMS[400],
+        404: "No concours has this token, or no table this number in the round in play.",
+        409: "The concours changed since `version`, or the result was accepted already.",
+        413: _WRITE_PROBLEMS[413],
+        422: "The round is not over at that table, or `who` is not one of its players.",
+        429: _WRITE_PROBLEMS[429],
+    },
+)
+def accept(play_token: str, table: int) -> Response:
+    """An opponent accepts a table's result once the round is over there (its deals
+    played, or its time up): the totals count in the ranking, and the table's game
+    can no longer be changed by its editors' token (the director alone can)."""
+    found = _event(event_service.find_play(play_token))
+    body = _envelope(Acceptance)
+    at = event_service.table_of(found, table)
+    if at is None:
+        raise ApiProblem("not-found", _("No table %(number)d in this round.", number=table))
+    try:
+        event_service.accept(found, at, body.who, body.version)
+    except event_service.StaleVersion:
+        raise ApiProblem(
+            "event-stale", _("The concours changed meanwhile: read it, then accept again.")
+        ) from None
+    except LookupError:
+        raise ApiProblem("accepted", _("This result was accepted already.")) from None
+    except RulesError as error:
+        raise ApiProblem(
+            "refused",
+            _("The request is refused: see what each field says."),
+            problems=error.problems,
+        ) from None
+    return answer(event_state(_event(event_service.find_play(play_token))))
 
 
 # Writing --------------------------------------------------------------------------
@@ -586,7 +739,16 @@ def undo(editor_token: str, number: int) -> Response:
 #: What anyone may read (by a spectators' token, or the document): a club's page
 #: in a browser may read it too, from another site.
 PUBLIC_READS: Final = frozenset(
-    {"api.game", "api.deals", "api.settlement", "api.record", "api.table", "api.openapi"}
+    {
+        "api.game",
+        "api.deals",
+        "api.settlement",
+        "api.record",
+        "api.table",
+        "api.event",
+        "api.event_rounds",
+        "api.openapi",
+    }
 )
 
 

@@ -48,6 +48,8 @@ RATE_CATEGORIES = {
     "tables.import_table": "import",
     "tables.new": "create",
     "api.create": "create",
+    "events.new": "create",
+    "events.import_event": "import",
 }
 #: The methods that write, counted by the rate limits.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -18,6 +18,7 @@ import pytest
 
 from referee.app import create_app
 from referee.extensions import db
+from referee.services import events as event_service
 from referee.services import games as game_service
 from referee.services import tables as table_service
 from tests.server.conftest import ONE_ADDRESS, Server, free_port
@@ -58,6 +59,33 @@ def a_table(database: str) -> tuple[str, str]:
     return tokens
 
 
+def a_concours(database: str) -> tuple[str, str]:
+    """A concours of four at one table, round 1 drawn and its one deal played, in
+    the server's database: its public and its tables' tokens."""
+    app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database})
+    with app.app_context():
+        setup = event_service.Setup(
+            name="Concours du club",
+            game="pad",
+            format="individual",
+            table_size=4,
+            rounds=3,
+            deals=1,
+            minutes=None,
+            ranking={"rule": "score", "tie_breaks": ["wins", "lot"]},
+            players=["Ana", "Bruno", "Chloé", "David"],
+        )
+        event = event_service.create(setup)
+        event_service.draw_round(event)
+        (table,) = event.tables
+        assert table.game_row is not None
+        game_service.add_deal(table.game_row, {"points": [10, -5, 0, -5]})
+        tokens = event.view_token, event.play_token
+        db.session.remove()
+        db.engine.dispose()
+    return tokens
+
+
 @pytest.mark.skipif(CURL is None, reason="curl is installed by tools/debian-packages.sh test")
 def test_the_documents_examples_run_as_written(
     api_server: Server, database: str, tmp_path: Path
@@ -67,10 +95,13 @@ def test_the_documents_examples_run_as_written(
     examples = EXAMPLE.findall(DOC.read_text(encoding="utf-8"))
     assert len(examples) >= 15
     table, _ = a_table(database)
+    event, play = a_concours(database)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BASE": f"http://127.0.0.1:{api_server.port}",
         "TABLE": table,
+        "EVENT": event,
+        "PLAY": play,
         # Every curl also prints the status on a last line of its own.
         "CURL_HOME": str(tmp_path),
     }
@@ -98,7 +129,7 @@ def test_schemathesis_finds_no_server_error_and_nothing_outside_the_document(
 ) -> None:
     """Schemathesis reads /api/v1/openapi.json and sends valid and invalid requests
     to every operation (examples, coverage, fuzzing, stateful phases), on a real
-    game and table: no answer may be a server error, nor break the document
+    game, table and concours: no answer may be a server error, nor break the document
     (status, content type, headers, schema), and every invalid request must be
     refused.
 
@@ -107,6 +138,7 @@ def test_schemathesis_finds_no_server_error_and_nothing_outside_the_document(
     refused by the game's rules (the tricks of a deal must add up), which no
     schema says; those refusals are documented answers (422)."""
     table, editor = a_table(database)
+    event, play = a_concours(database)
     base = f"http://127.0.0.1:{api_server.port}"
     view = json.loads(
         subprocess.run(
@@ -124,6 +156,9 @@ def test_schemathesis_finds_no_server_error_and_nothing_outside_the_document(
         # Deal 1 is there to correct (and to refuse taking back: not the last);
         # other numbers are tested in tests/web/test_api.py.
         '"path.number" = 1\n'
+        f'"path.event_token" = "{event}"\n'
+        f'"path.play_token" = "{play}"\n'
+        '"path.table" = 1\n'
         "\n[[operations]]\n"
         'include-path = "/tables/{view_token}"\n'
         f'parameters = {{ "path.view_token" = "{table}" }}\n'
