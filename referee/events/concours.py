@@ -448,11 +448,14 @@ def number(value: Fraction) -> int | float:
 
 
 def figure(value: Fraction, lang: str = "en") -> str:
-    """A ranking figure for people: whole, or to two decimals with the language's comma."""
+    """A ranking figure for people: whole, or to two decimals with the language's
+    comma; a minus sign, not a hyphen."""
     if value.denominator == 1:
-        return str(int(value))
-    text = f"{float(value):.2f}".rstrip("0")
-    return text.replace(".", ",") if lang == "fr" else text
+        text = str(int(value))
+    else:
+        text = f"{float(value):.2f}".rstrip("0")
+        text = text.replace(".", ",") if lang == "fr" else text
+    return text.replace("-", "\u2212")
 
 
 def ranking_json(lines: Sequence[Line], lang: str = "en") -> list[dict[str, object]]:

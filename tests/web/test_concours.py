@@ -199,14 +199,14 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
     assert "Round 1 is still being played: 4 tables have no accepted result" in page(
         client, f"/e/{token}"
     )
-    refused = client.post(
-        f"/c/{play}/1", data={"who": "Joueur 1", "version": version(client, view)}
-    )
+    state = fresh(app, event.id)
+    table = next(t for t in state.tables if t.number == 1)
+    seated = next(p.name for p in state.players if p.number == table.seats[1])
+    early = {"who": seated, "version": version(client, view)}
+    refused = client.post(f"/c/{play}/1", data=early)
     assert refused.status_code == 422
     assert "The round is not over: the table plays 2 deals" in refused.get_data(as_text=True)
     # Only a player of the table accepts; a stale page is told so.
-    state = fresh(app, event.id)
-    table = next(t for t in state.tables if t.number == 1)
     outsider = next(p.name for p in state.players if p.number not in table.seats)
     assert table.game_row is not None
     for _ in range(2):
@@ -214,7 +214,7 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
         client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
     now = version(client, view)
     assert client.post(f"/c/{play}/1", data={"who": outsider, "version": now}).status_code == 422
-    assert client.post(f"/c/{play}/1", data={"who": "Joueur 1", "version": "0"}).status_code == 422
+    assert client.post(f"/c/{play}/1", data={"who": seated, "version": "0"}).status_code == 422
     # Shortened back to one round once the first is over: every round is drawn.
     for t in fresh(app, event.id).tables:
         assert t.game_row is not None
