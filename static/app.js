@@ -329,8 +329,18 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   // hears must not reload the page: that reload would race its own navigation
   // (and eat the message of the page it goes to).
   let leaving = false;
+  // A page read by many at once (a concours's: 400 phones and 50 TVs) asks to be
+  // loaded again at most every `data-calm` seconds: a burst of results is one reload.
+  const calm = Number(live.dataset.calm || 0) * 1000;
+  const opened = Date.now();
+  let later = null;
   const seen = (version) => {
-    if (String(version) === known || leaving) return;
+    if (String(version) === known || leaving || later) return;
+    const wait = calm - (Date.now() - opened);
+    if (wait > 0) {
+      later = window.setTimeout(() => { later = null; seen(version); }, wait);
+      return;
+    }
     if (document.visibilityState === "visible") window.location.reload();
     else stale = true;
   };

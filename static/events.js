@@ -4,9 +4,21 @@
 (() => {
   // One clock for the round: the server's (its time of day came with the page;
   // the difference from this phone's clock is kept, so a phone set wrong counts right).
+  const live = document.querySelector("[data-version-url]");
   document.querySelectorAll(".event-clock[data-ends]").forEach((clock) => {
     const ends = Date.parse(clock.dataset.ends);
-    const skew = Date.parse(clock.dataset.now) - Date.now();
+    // The page may have been drawn a while ago (it is kept per version): the server's
+    // time is asked again, half the request's time added.
+    let skew = Date.parse(clock.dataset.now) - Date.now();
+    if (live) {
+      const asked = Date.now();
+      fetch(live.dataset.versionUrl, { cache: "no-store" })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((answer) => {
+          if (answer && answer.now) skew = Date.parse(answer.now) - (asked + Date.now()) / 2;
+        })
+        .catch(() => {});
+    }
     const alarm = Number(clock.dataset.alarm) * 1000;
     const left = clock.querySelector(".left");
     const tick = () => {

@@ -260,11 +260,11 @@ class Line:
     rank: int
     players: tuple[int, ...]
     name: str
-    points: Fraction
+    points: Figure
     #: Each tie-break's value, by tie-break.
-    values: Mapping[TieBreak, Fraction]
+    values: Mapping[TieBreak, Figure]
     #: Points per round: None where the player was not in the event.
-    rounds: tuple[Fraction | None, ...]
+    rounds: tuple[Figure | None, ...]
     #: What put this line below the one above: POINTS, a tie-break, or None (the
     #: first line, or level with the line above: the same rank).
     separated_by: str | None
@@ -273,43 +273,63 @@ class Line:
     byes: tuple[int, ...] = field(default_factory=tuple)
 
 
+def _exact(numerator: int, denominator: int) -> Figure:
+    """A quotient, whole where it is (most are: whole numbers add up fast)."""
+    whole, rest = divmod(numerator, denominator)
+    return whole if rest == 0 else Fraction(numerator, denominator)
+
+
 def rank(concours: Concours) -> tuple[Line, ...]:
     """The ranking from the accepted results (provisional while rounds remain)."""
     units = concours.units
+    players = {p.number: p for p in concours.players}
     owner = {n: unit for unit in units for n in unit}
     low = concours.lowest_wins and concours.ranking.rule is Rule.SCORE
-    per_round: dict[tuple[int, ...], list[Fraction | None]] = {u: [] for u in units}
-    scores: dict[tuple[int, ...], Fraction] = dict.fromkeys(units, Fraction(0))
-    wins: dict[tuple[int, ...], Fraction] = dict.fromkeys(units, Fraction(0))
+    per_round: dict[tuple[int, ...], list[Figure | None]] = {u: [] for u in units}
+    scores: dict[tuple[int, ...], int] = dict.fromkeys(units, 0)
+    wins: dict[tuple[int, ...], int] = dict.fromkeys(units, 0)
     met: dict[tuple[int, ...], list[tuple[int, ...]]] = {u: [] for u in units}
     byes: dict[tuple[int, ...], list[int]] = {u: [] for u in units}
+    bye = concours.ranking.bye
     for played in concours.played:
         got = _round_points(concours, played, owner, scores, wins, met)
-        average = sum(got.values(), Fraction(0)) / len(got) if got else Fraction(0)
+        average: Figure = 0
+        if got and bye is None:
+            total = sum(got.values())
+            average = (
+                _exact(total, len(got))
+                if isinstance(total, int)
+                else Fraction(total) / len(got)
+            )
+        out = set(played.byes)
         for unit in units:
-            late = concours.player(unit[0]).joined > played.number
-            if unit[0] in played.byes or late:
-                bye = concours.ranking.bye
-                got[unit] = average if bye is None else Fraction(bye)
+            if unit[0] in out or players[unit[0]].joined > played.number:
+                got[unit] = average if bye is None else bye
                 byes[unit].append(played.number)
             per_round[unit].append(got.get(unit))
-    points = {u: sum((p for p in per_round[u] if p is not None), Fraction(0)) for u in units}
+    points: dict[tuple[int, ...], Figure] = {
+        u: sum(p for p in per_round[u] if p is not None) for u in units
+    }
     lot = list(units)
     random.Random(f"lot:{concours.seed}").shuffle(lot)
-    values: dict[tuple[int, ...], dict[TieBreak, Fraction]] = {}
+    drawn = {unit: i for i, unit in enumerate(lot)}
     stated = concours.ranking.tie_breaks
+    values: dict[tuple[int, ...], dict[TieBreak, Figure]] = {}
     for unit in units:
-        got_rounds = [p for p in per_round[unit] if p is not None]
-        values[unit] = {
-            TieBreak.WINS: wins[unit],
-            TieBreak.SCORE: scores[unit],
-            TieBreak.OPPONENTS: sum((points[o] for o in met[unit]), Fraction(0)),
-            TieBreak.BEST: (min(got_rounds) if low else max(got_rounds))
-            if got_rounds
-            else Fraction(0),
-            TieBreak.LOT: Fraction(lot.index(unit)),
-        }
-        values[unit] = {t: values[unit][t] for t in stated}  # in the stated order
+        found: dict[TieBreak, Figure] = {}
+        for t in stated:  # in the stated order
+            if t is TieBreak.WINS:
+                found[t] = wins[unit]
+            elif t is TieBreak.SCORE:
+                found[t] = scores[unit]
+            elif t is TieBreak.OPPONENTS:
+                found[t] = sum(points[o] for o in met[unit])
+            elif t is TieBreak.BEST:
+                got_rounds = [p for p in per_round[unit] if p is not None]
+                found[t] = (min(got_rounds) if low else max(got_rounds)) if got_rounds else 0
+            else:
+                found[t] = drawn[unit]
+        values[unit] = found
     lower_first = {
         TieBreak.WINS: False,
         TieBreak.SCORE: concours.lowest_wins,
@@ -317,28 +337,29 @@ def rank(concours: Concours) -> tuple[Line, ...]:
         TieBreak.BEST: low,
         TieBreak.LOT: True,
     }
-    criteria: list[tuple[str, bool]] = [(POINTS, low)]
-    criteria += [(t.value, lower_first[t]) for t in concours.ranking.tie_breaks]
-
-    def value(unit: tuple[int, ...], name: str) -> Fraction:
-        return points[unit] if name == POINTS else values[unit][TieBreak(name)]
-
-    def key(unit: tuple[int, ...]) -> tuple[Fraction, ...]:
-        return tuple(value(unit, n) if lower else -value(unit, n) for n, lower in criteria)
-
-    def gone(unit: tuple[int, ...]) -> bool:
-        return any(concours.player(n).left is not None for n in unit)
-
-    ordered = sorted(units, key=lambda u: (gone(u), key(u), u))
+    names = [POINTS, *(t.value for t in stated)]
+    columns = [points, *({u: values[u][t] for u in units} for t in stated)]
+    lower = [low, *(lower_first[t] for t in stated)]
+    gone = {u: any(players[n].left is not None for n in u) for u in units}
+    keys = {
+        u: (
+            gone[u],
+            *(c[u] if down else -c[u] for c, down in zip(columns, lower, strict=True)),
+            u,
+        )
+        for u in units
+    }
+    ordered = sorted(units, key=keys.__getitem__)
     lines: list[Line] = []
     for i, unit in enumerate(ordered):
         separated = None
         position = i + 1
-        withdrawn = gone(unit)
         if i:
             above = ordered[i - 1]
-            separated = next((n for n, _ in criteria if value(unit, n) != value(above, n)), None)
-            if withdrawn and not gone(above):
+            separated = next(
+                (n for n, c in zip(names, columns, strict=True) if c[unit] != c[above]), None
+            )
+            if gone[unit] and not gone[above]:
                 separated = WITHDRAWN
             if separated is None:
                 position = lines[-1].rank
@@ -346,12 +367,12 @@ def rank(concours: Concours) -> tuple[Line, ...]:
             Line(
                 position,
                 unit,
-                concours.name_of(unit),
+                " & ".join(players[n].name for n in unit),
                 points[unit],
                 values[unit],
                 tuple(per_round[unit]),
                 separated,
-                withdrawn,
+                gone[unit],
                 tuple(byes[unit]),
             )
         )
@@ -362,41 +383,46 @@ def _round_points(
     concours: Concours,
     played: Played,
     owner: Mapping[int, tuple[int, ...]],
-    scores: dict[tuple[int, ...], Fraction],
-    wins: dict[tuple[int, ...], Fraction],
+    scores: dict[tuple[int, ...], int],
+    wins: dict[tuple[int, ...], int],
     met: dict[tuple[int, ...], list[tuple[int, ...]]],
-) -> dict[tuple[int, ...], Fraction]:
+) -> dict[tuple[int, ...], Figure]:
     """Each unit's points at the round's accepted tables; their scores, wins and
     opponents added up on the way."""
-    got: dict[tuple[int, ...], Fraction] = {}
+    got: dict[tuple[int, ...], Figure] = {}
+    by_score = concours.ranking.rule is Rule.SCORE
+    low = concours.lowest_wins
     for table in played.tables:
         if table.scores is None or not table.accepted:
             continue
-        sides = [s for s in concours.sides if all(i < len(table.seats) for i in s)]
-        if sum(len(s) for s in sides) != len(table.seats):
-            sides = [(i,) for i in range(len(table.seats))]
-        totals = [Fraction(table.scores[s[0]]) for s in sides]
-        best_first = sorted(set(totals), reverse=not concours.lowest_wins)
+        seats = table.seats
+        sides = [s for s in concours.sides if all(i < len(seats) for i in s)]
+        if sum(len(s) for s in sides) != len(seats):
+            sides = [(i,) for i in range(len(seats))]
+        totals = [table.scores[s[0]] for s in sides]
+        best = min(totals) if low else max(totals)
         table_points = concours.ranking.place_points(len(sides))
         for side, total in zip(sides, totals, strict=True):
-            place = sum(1 for t in totals if (t < total if concours.lowest_wins else t > total))
-            level = sum(1 for t in totals if t == total)
-            shared = Fraction(sum(table_points[place : place + level]), level)
-            units_here = {owner[table.seats[s]] for s in side if table.seats[s] in owner}
+            units_here = {owner[seats[s]] for s in side if seats[s] in owner}
+            if not units_here:
+                continue
+            if by_score:
+                earned: Figure = total
+            else:
+                place = sum(1 for t in totals if (t < total if low else t > total))
+                level = totals.count(total)
+                earned = _exact(sum(table_points[place : place + level]), level)
+            others = [
+                owner[seats[s]] for other in sides if other != side for s in other if seats[s] in owner
+            ]
             for unit in units_here:
                 if unit in got:
                     continue
-                got[unit] = total if concours.ranking.rule is Rule.SCORE else shared
+                got[unit] = earned
                 scores[unit] += total
-                if total == best_first[0]:
+                if total == best:
                     wins[unit] += 1
-                met[unit].extend(
-                    owner[table.seats[s]]
-                    for other in sides
-                    if other != side
-                    for s in other
-                    if table.seats[s] in owner and owner[table.seats[s]] != unit
-                )
+                met[unit].extend(o for o in others if o != unit)
     return got
 
 
@@ -442,12 +468,12 @@ def impact(before: Concours, after: Concours) -> Impact:
     return Impact(moves, tuple(redrawn))
 
 
-def number(value: Fraction) -> int | float:
+def number(value: Figure) -> int | float:
     """A ranking figure for JSON: whole, or to two decimals (a shared place's points)."""
     return int(value) if value.denominator == 1 else round(float(value), 2)
 
 
-def figure(value: Fraction, lang: str = "en") -> str:
+def figure(value: Figure, lang: str = "en") -> str:
     """A ranking figure for people: whole, or to two decimals with the language's
     comma; a minus sign, not a hyphen."""
     if value.denominator == 1:

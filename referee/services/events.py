@@ -79,7 +79,11 @@ def _check_version(event: Event, version: int | None) -> None:
 
 
 def _file_of(
-    event: Event, *, games: bool = False, players: list[Any] | None = None
+    event: Event,
+    *,
+    games: bool = False,
+    players: list[Any] | None = None,
+    head_only: bool = False,
 ) -> dict[str, Any]:
     """The event as its file's JSON data (`referee-event/1`), from its rows."""
     out: dict[str, Any] = {
@@ -107,6 +111,8 @@ def _file_of(
         out["place"] = event.place
     if event.played_on:
         out["date"] = event.played_on.isoformat()
+    if head_only:
+        return out
     rounds = []
     for played in event.rounds:
         tables = []
@@ -163,7 +169,8 @@ def concours_of(event: Event) -> Concours:
             if t.round == r.number
         )
         played.append(Played(r.number, tables, tuple(r.byes)))
-    record = parse_event({**_file_of(event, players=[]), "rounds": []})
+    # The rules as the file states them (the players and rounds are the rows').
+    record = parse_event(_file_of(event, players=[], head_only=True))
     return replace(
         record.concours,
         players=players,
@@ -306,7 +313,7 @@ def check_in(event: Event, text: str, version: int | None = None) -> list[str]:
         players.append({"number": i, "name": name, "joined": joined, "left": None})
     if problems:
         raise RulesError(problems)
-    parse_event({**_file_of(event, players=players), "rounds": []})  # each name's own checks
+    parse_event(_file_of(event, players=players, head_only=True))  # each name's own checks
     for p in players[len(event.players) :]:
         event.players.append(EventPlayer(number=p["number"], name=p["name"], joined=joined))
     _log(event, "check-in", after=names, round=joined)
@@ -589,17 +596,31 @@ def import_event(data: bytes) -> Event:
 
 
 def loaded(event_id: int) -> Event | None:
-    """An event with its players, rounds, tables and their games read at once."""
+    """An event with its players, rounds and tables read at once, and the games of
+    the round in play with their deals (the others' results are their accepted
+    totals: their games are read only when asked, by the export or a correction)."""
     query = (
         select(Event)
         .where(Event.id == event_id)
         .options(
             selectinload(Event.players),
             selectinload(Event.rounds),
-            selectinload(Event.tables).selectinload(EventTable.game_row).selectinload(Game.deals),
+            selectinload(Event.tables),
+            selectinload(Event.changes),
         )
     )
-    return db.session.scalar(query)
+    event = db.session.scalar(query)
+    if event is None:
+        return None
+    wanted = [
+        t.game_id
+        for t in event.tables
+        if t.game_id is not None and (t.round == len(event.rounds) or t.correcting)
+    ]
+    if wanted:  # in the session's identity map: each table's `game_row` finds its own
+        games = select(Game).where(Game.id.in_(wanted)).options(selectinload(Game.deals))
+        db.session.scalars(games).all()
+    return event
 
 
 def money(event: Event) -> Decimal | None:

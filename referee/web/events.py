@@ -24,19 +24,22 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import RulesError
 from referee.engine.records import MAX_RECORD_BYTES
-from referee.events.concours import NAMES, SEPARATED, Rule, TieBreak, figure
+from referee.events.concours import NAMES, SEPARATED, Rule, TieBreak, figure, rank
 from referee.events.draw import Format
 from referee.events.eventfile import MAX_EVENT_BYTES
 from referee.games import GAMES
+from referee.lru import LRU
 from referee.models import Event, EventTable, utcnow
 from referee.services import events as service
 from referee.services.games import StaleVersion
 from referee.web.browser import REMEMBERED
+from referee.web.cache import CachedPage
 from referee.web.forms import messages_of, whole
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
@@ -45,6 +48,11 @@ from referee.web.share import qr_svg
 from referee.web.sheets import ascii_name
 
 bp = Blueprint("events", __name__)
+
+#: The pages everyone of a concours reads (public, TV, tables), drawn once per
+#: version and language and kept: 400 phones and 50 TVs told of a new version at
+#: once ask for the same few pages (`bench/concours.py`).
+SHOWN: LRU[CachedPage] = LRU(256)
 
 #: The tie-breaks a director may choose among, in the order offered.
 TIE_BREAKS = tuple(t.value for t in TieBreak)
@@ -88,14 +96,23 @@ def words(event: Event) -> dict[str, Any]:
     return {"rule": rule, "breaks": breaks, "game_name": home_of(event.game).name}
 
 
-def _common(event: Event) -> dict[str, Any]:
-    """What the director's, the public and the TV pages all show."""
+def _clock(event: Event) -> dict[str, Any]:
+    """What the round's clock needs."""
+    return {
+        "ends_at": service.ends_at(event),
+        "pre_alarm": service.PRE_ALARM,
+        "now_iso": utcnow().isoformat(timespec="seconds") + "Z",
+    }
+
+
+def _common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
+    """What the director's, the public and the TV pages all show (`statuses`: each
+    table of the round in play, its deals and totals so far: the director's)."""
     concours = service.concours_of(event)
-    lines = service.ranking(event)
+    lines = rank(concours)
     names = {p.number: p.name for p in event.players}
     latest = [t for t in event.tables if t.round == len(event.rounds)]
-    end = service.ends_at(event)
-    statuses = {t.id: service.status(event, t) for t in latest}
+    states = {t.id: service.status(event, t) for t in latest} if statuses else {}
     results = [t for t in sorted(event.tables, key=lambda t: (-t.round, t.number)) if t.accepted]
     return {
         "event": event,
@@ -103,13 +120,11 @@ def _common(event: Event) -> dict[str, Any]:
         "lines": lines,
         "names": names,
         "latest": latest,
-        "statuses": statuses,
+        "statuses": states,
         "results": results[:12],
-        "ends_at": end,
-        "pre_alarm": service.PRE_ALARM,
+        **_clock(event),
         "separated": {k: _(v) for k, v in SEPARATED.items()},
         "tie_names": {t: _(NAMES[t]) for t in TIE_BREAKS},
-        "now_iso": utcnow().isoformat(timespec="seconds") + "Z",
         "figure": figure,
         "words": words(event),
         "seated": _seated_by_name(event, latest),
@@ -200,7 +215,7 @@ def director(token: str) -> str:
     }
     return render_template(
         "events/director.html",
-        **_common(event),
+        **_common(event, statuses=True),
         corrections=corrections,
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
@@ -340,12 +355,27 @@ def import_event() -> Page:
     return (page, 422) if errors else page
 
 
+def _shown(event: Event | None, template: str, **more: Any) -> Response:
+    """A page every reader of the event sees alike, drawn and compressed once per
+    version and language; a reload of an unchanged page is a 304."""
+    if event is None:
+        abort(404)
+    lang = str(get_locale())
+    key = (template, event.id, event.version, lang)
+    etag = f"e{event.id}-{event.version}-{lang}-{template.rsplit('/', 1)[-1]}"
+
+    def draw() -> CachedPage:
+        return CachedPage.of(render_template(template, **_common(_loaded(event)), **more), etag)
+
+    page = SHOWN.get_or_make(key, draw)
+    return page.response(request.accept_encodings, request.if_none_match)
+
+
 @bp.get("/c/<play_token>")
-def tables(play_token: str) -> str:
+def tables(play_token: str) -> Response:
     """The tables' page (the QR of every table card): the round in play, table by
     table, and each player's table by name."""
-    event = _loaded(service.find_play(play_token))
-    return render_template("events/tables.html", **_common(event))
+    return _shown(service.find_play(play_token), "events/tables.html")
 
 
 @bp.route("/c/<play_token>/<int:number>", methods=["GET", "POST"])
@@ -371,7 +401,9 @@ def card(play_token: str, number: int) -> Page:
             return redirect(url_for("events.card", play_token=play_token, number=number))
     page = render_template(
         "events/card.html",
-        **_common(event),
+        **_clock(event),
+        event=event,
+        names={p.number: p.name for p in event.players},
         table=table,
         state=service.status(event, table),
         errors=errors,
@@ -380,26 +412,25 @@ def card(play_token: str, number: int) -> Page:
 
 
 @bp.get("/ev/<view_token>")
-def public(view_token: str) -> str:
+def public(view_token: str) -> Response:
     """The public page: the ranking (tie-breaks shown), the seating, the results."""
-    event = _loaded(service.find_view(view_token))
-    return render_template("events/public.html", **_common(event), tv=False)
+    return _shown(service.find_view(view_token), "events/public.html", tv=False)
 
 
 @bp.get("/ev/<view_token>/tv")
-def tv(view_token: str) -> str:
+def tv(view_token: str) -> Response:
     """The TV (1920×1080, read across a room): the ranking, the seating by table and
     by name, the latest results, in turn; the round's clock on top; live."""
-    event = _loaded(service.find_view(view_token))
-    return render_template("events/tv.html", **_common(event), tv=True)
+    return _shown(service.find_view(view_token), "events/tv.html", tv=True)
 
 
 @bp.get("/ev/<view_token>/version.json")
 def version(view_token: str) -> Response:
-    """The event's version: its pages reload when it changes."""
+    """The event's version (its pages reload when it changes) and the server's
+    time (its clock counts from it, whatever the phone's own clock says)."""
     found = service.version_of(view_token)
     if found is None:
         abort(404)
-    response = jsonify(version=found)
+    response = jsonify(version=found, now=utcnow().isoformat(timespec="milliseconds") + "Z")
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -33,6 +33,9 @@ def fresh(app: Flask, event_id: int) -> Event:
     with app.app_context():
         event = service.loaded(event_id)
         assert event is not None
+        for table in event.tables:  # read now: the test looks at them outside
+            if table.game_row is not None:
+                assert table.game_row.deals is not None
         return event
 
 
