@@ -169,7 +169,7 @@ async def table(
         elif dealt == DEALS:
             card = await phone.timed(stats, "GET", f"/c/{play}/{number}")
             csrf = _CSRF.search(card)
-            who = re.search(rb'<option>([^<]+)</option>', card)
+            who = re.search(rb"<option>([^<]+)</option>", card)
             post = {"csrf_token": csrf.group(1).decode() if csrf else ""}
             post["who"] = who.group(1).decode() if who else ""
             await phone.timed(stats, "POST", f"/c/{play}/{number}", urlencode(post).encode())
@@ -178,8 +178,15 @@ async def table(
     phone.close()
 
 
-async def reader(port: int, stats: Stats, page: str, version: str, stop: float, joining: float,
-                 rng: random.Random) -> None:
+async def reader(
+    port: int,
+    stats: Stats,
+    page: str,
+    version: str,
+    stop: float,
+    joining: float,
+    rng: random.Random,
+) -> None:
     """A follower or a TV: the page, then its version every 1.5 s, the page again
     when the version changed, at most every 10 s (`data-calm`), as its script does."""
     client = Client(port)
@@ -202,8 +209,9 @@ async def reader(port: int, stats: Stats, page: str, version: str, stop: float, 
     client.close()
 
 
-async def served(port: int, tokens: tuple[str, str, str, list[str]], seconds: float,
-                 pid: int) -> Stats:
+async def served(
+    port: int, tokens: tuple[str, str, str, list[str]], seconds: float, pid: int
+) -> Stats:
     view, play, _director, games = tokens
     joining = 8.0
     stats = Stats(before=Stats())
@@ -216,8 +224,9 @@ async def served(port: int, tokens: tuple[str, str, str, list[str]], seconds: fl
         page = Client(port)
         await asyncio.sleep(rng.uniform(0, joining))
         await page.timed(stats, "GET", f"/g/{game}")
-        await follow_stream(port, f"/g/{game}/live", stop, stats, page, f"/g/{game}",
-                            streams=stats.streams)
+        await follow_stream(
+            port, f"/g/{game}/live", stop, stats, page, f"/g/{game}", streams=stats.streams
+        )
         page.close()
 
     async def measuring() -> None:
@@ -261,13 +270,17 @@ def main() -> None:
             f"{len(stats.latencies) / args.seconds:,.0f} a second, errors {stats.errors} "
             f"{stats.kinds or ''}; the server used {stats.cores:.2f} cores"
         )
-        print(f"    all: p50 {stats.pct(0.5):.1f} ms, p95 {stats.pct(0.95):.1f} ms, "
-              f"p99 {stats.pct(0.99):.1f} ms")
+        print(
+            f"    all: p50 {stats.pct(0.5):.1f} ms, p95 {stats.pct(0.95):.1f} ms, "
+            f"p99 {stats.pct(0.99):.1f} ms"
+        )
         for kind, took in sorted(stats.by.items()):
             took.sort()
             p95 = took[min(len(took) - 1, int(0.95 * len(took)))] * 1000
-            print(f"    {kind}: n {len(took)}, p50 {took[len(took) // 2] * 1000:.1f} ms, "
-                  f"p95 {p95:.1f} ms")
+            print(
+                f"    {kind}: n {len(took)}, p50 {took[len(took) // 2] * 1000:.1f} ms, "
+                f"p95 {p95:.1f} ms"
+            )
         print(f"    streams: {stats.streams}")
         complaints = log.read_text(errors="replace")
         if "Traceback" in complaints:

@@ -318,6 +318,9 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     accepted_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
     #: The director is correcting it (the reason given): the game is being changed.
     correcting: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: The game's editors' token the table's phones had, until its result was
+    #: accepted: that link now leads to the table's card.
+    table_token: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
     game_row: Mapped[Game | None] = relationship()
 
@@ -333,6 +336,7 @@ EVENT_ACTIONS = (
     "accept",
     "correct",
     "apply",
+    "corrected",  # a correction the imported file's history told of
 )
 
 

@@ -34,7 +34,6 @@ KINDS: Final[Mapping[str, tuple[int, Any]]] = {
     "not-last": (409, _l("Only the last deal can be taken back")),
     "other-game": (409, _l("This key was used for another game")),
     "key-reused": (409, _l("This key recorded another deal")),
-    "event-stale": (409, _l("The concours changed meanwhile")),
     "accepted": (409, _l("This result was accepted already")),
     "too-large": (413, _l("The request is too large")),
     "refused": (422, _l("The rules refuse it")),

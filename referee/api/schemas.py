@@ -346,9 +346,6 @@ class Acceptance(Declared):
     """An opponent accepts a table's result (the round is over at that table)."""
 
     who: str = Field(description="The name of a player of the table (an opponent of the entrant).")
-    version: Version | None = Field(
-        default=None, description="The concours's version as the client last read it."
-    )
 
 
 class Refusal(Declared):

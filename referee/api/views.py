@@ -411,7 +411,7 @@ def event_rounds(event_token: str) -> Response:
     problems={
         400: _WRITE_PROBLEMS[400],
         404: "No concours has this token, or no table this number in the round in play.",
-        409: "The concours changed since `version`, or the result was accepted already.",
+        409: "The result was accepted already.",
         413: _WRITE_PROBLEMS[413],
         422: "The round is not over at that table, or `who` is not one of its players.",
         429: _WRITE_PROBLEMS[429],
@@ -427,11 +427,7 @@ def accept(play_token: str, table: int) -> Response:
     if at is None:
         raise ApiProblem("not-found", _("No table %(number)d in this round.", number=table))
     try:
-        event_service.accept(found, at, body.who, body.version)
-    except event_service.StaleVersion:
-        raise ApiProblem(
-            "event-stale", _("The concours changed meanwhile: read it, then accept again.")
-        ) from None
+        event_service.accept(found, at, body.who)
     except LookupError:
         raise ApiProblem("accepted", _("This result was accepted already.")) from None
     except RulesError as error:

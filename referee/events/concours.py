@@ -32,16 +32,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Final
+from typing import Final, TypeAlias
 
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import Problem, RulesError, problem
 from referee.events.draw import Format, Round, draw, next_round
 
+#: A ranking figure: whole, or exact where a shared place splits its points.
+Figure: TypeAlias = int | Fraction
+
 #: What separated two neighbours of the ranking besides the tie-breaks.
 POINTS: Final = "points"
-
-
 #: What separates the players who withdrew from those who played to the end.
 WITHDRAWN: Final = "withdrawn"
 #: What separated two neighbours, as the ranking says it ("ahead on tables won").
@@ -297,9 +298,7 @@ def rank(concours: Concours) -> tuple[Line, ...]:
         if got and bye is None:
             total = sum(got.values())
             average = (
-                _exact(total, len(got))
-                if isinstance(total, int)
-                else Fraction(total) / len(got)
+                _exact(total, len(got)) if isinstance(total, int) else Fraction(total) / len(got)
             )
         out = set(played.byes)
         for unit in units:
@@ -413,7 +412,11 @@ def _round_points(
                 level = totals.count(total)
                 earned = _exact(sum(table_points[place : place + level]), level)
             others = [
-                owner[seats[s]] for other in sides if other != side for s in other if seats[s] in owner
+                owner[seats[s]]
+                for other in sides
+                if other != side
+                for s in other
+                if seats[s] in owner
             ]
             for unit in units_here:
                 if unit in got:

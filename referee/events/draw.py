@@ -46,6 +46,10 @@ SWISS_STEPS: Final = 20_000
 #: Swaps weighed, at most, by a whole individual search (a few seconds: where
 #: the draw cannot avoid every repeat, the search would otherwise run its steps).
 SEARCH_WORK: Final = 1_500_000
+#: Steps of the search of one more round (`next_round`), per choice of byes.
+ROUND_STEPS: Final = 300
+#: Choices of who sits out tried for one more round (`next_round`), at most.
+BYE_TRIES: Final = 12
 #: Steps without a better draw before the search shakes a few players.
 PERTURB_AFTER: Final = 2000
 
@@ -628,19 +632,48 @@ def next_round(
         for sitting in played.byes:
             if sitting in index:
                 byes_had[index[sitting]] += 1
-    order = list(range(len(players)))
+    best: tuple[int, list[list[int]], set[int]] | None = None
+    # Who sits out shapes what the others can avoid: a few choices among those with
+    # the fewest byes are tried, the first without a repeat kept (else the best).
+    for _attempt in range(BYE_TRIES):
+        cost, tables, out = _one_round(len(players), table_size, byes_had, counts, relations, rng)
+        if best is None or cost < best[0]:
+            best = (cost, tables, out)
+        if cost == 0:
+            break
+    assert best is not None
+    _, tables, out = best
+    return Round(
+        tuple(tuple(players[p] for p in table) for table in tables),
+        tuple(sorted(players[p] for p in out)),
+    )
+
+
+def _one_round(
+    count: int,
+    table_size: int,
+    byes_had: dict[int, int],
+    counts: _Counts,
+    relations: list[tuple[int, int, int]],
+    rng: random.Random,
+) -> tuple[int, list[list[int]], set[int]]:
+    """One try of `next_round`: the byes (fewest first, ties at random), a greedy
+    round, then a tabu search on its seats; its cost (repeated meetings, weighed),
+    its tables and who sits out. The counts are left as they were."""
+    order = list(range(count))
     rng.shuffle(order)
     order.sort(key=lambda p: byes_had[p])  # stable: fewest byes first, then at random
-    out = set(order[: len(players) % table_size])
-    seated = [p for p in range(len(players)) if p not in out]
+    out = set(order[: count % table_size])
+    seated = [p for p in range(count) if p not in out]
     tables = _greedy(seated, table_size, counts, relations, rng)
+    before = counts.cost
     counts.cost = 0
     for table in tables:
         counts.table(table, relations, 1)
     schedule = [tables]
     best, best_cost = [list(t) for t in tables], counts.cost
     tabu: dict[tuple[int, int], int] = {}
-    for step in range(SEARCH_STEPS):
+    for step in range(ROUND_STEPS):
         if counts.cost == 0:
             break
         move = _best_move(schedule, counts, relations, tabu, step, best_cost, rng)
@@ -651,10 +684,10 @@ def next_round(
         tabu[r, tables[t2][s2]] = step + rng.randint(3, 12)
         if counts.cost < best_cost:
             best, best_cost = [list(t) for t in tables], counts.cost
-    return Round(
-        tuple(tuple(players[p] for p in table) for table in best),
-        tuple(sorted(players[p] for p in out)),
-    )
+    for table in tables:
+        counts.table(table, relations, -1)
+    counts.cost = before
+    return best_cost, best, out
 
 
 def _next_pairs(

@@ -10,6 +10,7 @@ otherwise (a result copied from paper); when both are there they must agree.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -18,7 +19,6 @@ from typing import Any, Final
 from referee.engine.errors import Problem, RulesError, problem
 from referee.engine.fields import text_problem
 from referee.engine.records import (
-    MAX_DIGITS,
     MAX_PLACE,
     decode_json,
     dump_record,
@@ -38,6 +38,8 @@ from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS, TABLE_SIZES, Format
 from referee.games import GAMES
 
 FORMAT: Final = "referee-event/1"
+#: An amount as the file writes it: "10", "10.5", "10.00".
+_AMOUNT: Final = re.compile(r"\d{1,9}(?:\.\d{1,2})?")
 #: An event file's size at most: 100 tables × 30 rounds of long games.
 MAX_EVENT_BYTES: Final = 32 * 1024 * 1024
 #: Nesting at most (a game's record is nested under a table of a round).
@@ -166,7 +168,10 @@ class _Reader:
             if required:
                 self.add("missing", field)
             return None
-        if not isinstance(value, str) or not value.strip():
+        if isinstance(value, str) and not value.strip():
+            self.add("missing", field)
+            return None
+        if not isinstance(value, str):
             self.add("event_text", field, value=value)
             return None
         if (bad := text_problem(value, field, controls=True)) is not None:
@@ -316,7 +321,7 @@ def _amount(r: _Reader, raw: object, field: str) -> Decimal | None:
     if raw is None:
         return None
     try:
-        if not isinstance(raw, str) or len(raw) > MAX_DIGITS:
+        if not isinstance(raw, str) or not _AMOUNT.fullmatch(raw):
             raise InvalidOperation
         amount = Decimal(raw)
         if not amount.is_finite() or amount < 0 or amount != round(amount, 2):
@@ -388,8 +393,8 @@ def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
         left = r.whole(obj, "left", f"{field}.left", 0, MAX_ROUNDS, required=False)
         if number is None or name is None:
             continue
-        if number != len(players) + 1:
-            r.add("event_numbers", f"{field}.number", value=number, expected=len(players) + 1)
+        if number != i + 1:
+            r.add("event_numbers", f"{field}.number", value=number, expected=i + 1)
         if name.casefold() in seen_names:
             r.add("event_twice", f"{field}.name", value=name)
         seen_names.add(name.casefold())

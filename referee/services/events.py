@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -59,6 +60,16 @@ def find(token: str) -> Event | None:
 
 def find_view(view_token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.view_token == view_token))
+
+
+def table_of_link(token: str) -> tuple[Event, EventTable] | None:
+    """The concours table whose phones played with this game link, before its
+    result was accepted (the link then gave way: only the director changes it)."""
+    table = db.session.scalar(select(EventTable).where(EventTable.table_token == token))
+    if table is None:
+        return None
+    event = db.session.get(Event, table.event_id)
+    return None if event is None else (event, table)
 
 
 def find_play(play_token: str) -> Event | None:
@@ -130,6 +141,7 @@ def _file_of(
             tables.append(item)
         rounds.append({"number": played.number, "tables": tables, "byes": list(played.byes)})
     out["rounds"] = rounds
+    # A correction, as the director applied it: its reason, the totals before and after.
     out["history"] = [
         {
             "round": c.round,
@@ -140,7 +152,7 @@ def _file_of(
             "at": c.at.isoformat(timespec="seconds"),
         }
         for c in event.changes
-        if c.action == "correct" and c.reason
+        if c.action in ("apply", "corrected") and c.reason
     ]
     return out
 
@@ -203,15 +215,22 @@ class Setup:
     rules: Mapping[str, Any] | None = None
 
 
+#: What a pasted list puts before a name: a number and its punctuation ("3.",
+#: "3)", "(3)", "#3", "3/", "3 -"), or a bullet.
+_NUMBERING = re.compile(r"^\s*(?:[-*•·]+|\(?#?\d+\s*[.)/:-]?\)?)\s*(?=\S)")
+
+
 def names_from(text: str) -> list[str]:
-    """Names typed or pasted: one a line (or separated by commas or semicolons),
-    numbering and bullets of a pasted list left out, blanks skipped."""
+    """Names typed or pasted: one a line (or separated by semicolons or commas);
+    what a list puts before a name (numbering, bullets) left out; a spreadsheet's
+    columns (tabs) joined, a column of numbers left out; blanks skipped."""
     found = []
     for line in text.replace(";", "\n").replace(",", "\n").splitlines():
-        name = line.strip().lstrip("-*•·").strip()
-        head, _, rest = name.partition(" ")
-        if rest and head.rstrip(".)").isdigit():
-            name = rest.strip()
+        cells = [c.strip() for c in line.split("\t")]
+        cells = [c for c in cells if c and not c.rstrip(".)").lstrip("(#").isdigit()]
+        name = " ".join(cells)
+        name = _NUMBERING.sub("", name) if _NUMBERING.match(name) else name
+        name = name.strip()
         if name:
             found.append(clean(name))
     return found
@@ -230,7 +249,7 @@ def create(setup: Setup) -> Event:
             "seed": secrets.randbelow(10**9),
         },
         "rounds_planned": setup.rounds,
-        "length": {"deals": setup.deals} if setup.deals else {"minutes": setup.minutes},
+        "length": {"deals": setup.deals} if setup.deals is not None else {"minutes": setup.minutes},
         "ranking": dict(setup.ranking),
         "currency": setup.currency,
         "players": [{"number": i, "name": n} for i, n in enumerate(setup.players, 1)],
@@ -452,8 +471,9 @@ def status(event: Event, table: EventTable) -> Status:
 def accept(event: Event, table: EventTable, who: str | None, version: int | None = None) -> None:
     """An opponent (`who`, a player of the table; None: the director) accepts the
     table's result: its totals are kept and the table's phones lose the game's
-    editors' link (the director alone may change it now)."""
-    _check_version(event, version)
+    editors' link (the director alone may change it now). Not held to the event's
+    `version`: tables finishing together accept each their own result."""
+    del version
     if table.round != len(event.rounds) or table.accepted is not None:
         raise LookupError(table.number)
     seated = {p.number: p.name for p in event.players}
@@ -465,6 +485,7 @@ def accept(event: Event, table: EventTable, who: str | None, version: int | None
     table.accepted = state.scores
     table.accepted_by = who or DIRECTOR
     if table.game_row is not None:
+        table.table_token = table.game_row.token
         game_service.rotate(table.game_row, "editor")
     _log(event, "accept", round=table.round, table=table.number, after=state.scores, reason=who)
 
@@ -528,6 +549,8 @@ def apply(event: Event, table: EventTable, version: int | None = None) -> None:
     table.accepted = now
     reason = table.correcting
     table.correcting = None
+    if table.game_row is not None:
+        game_service.rotate(table.game_row, "editor")
     _log(
         event,
         "apply",
@@ -582,7 +605,7 @@ def import_event(data: bytes) -> Event:
         db.session.add(
             EventChange(
                 event_id=event.id,
-                action="correct",
+                action="corrected",
                 round=h.round,
                 table=h.table,
                 reason=h.reason,
@@ -609,7 +632,7 @@ def loaded(event_id: int) -> Event | None:
             selectinload(Event.changes),
         )
     )
-    event = db.session.scalar(query)
+    event: Event | None = db.session.scalar(query)
     if event is None:
         return None
     wanted = [

@@ -28,7 +28,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from referee.engine.errors import RulesError
+from referee.engine.errors import RulesError, problem
 from referee.engine.records import MAX_RECORD_BYTES
 from referee.events.concours import NAMES, SEPARATED, Rule, TieBreak, figure, rank
 from referee.events.draw import Format
@@ -268,8 +268,15 @@ def withdraw(token: str, number: int) -> BaseResponse:
 @bp.post("/e/<token>/rounds")
 def rounds(token: str) -> BaseResponse:
     event = _director(token)
-    count = whole(request.form.get("rounds"))
-    return _act(event, lambda: service.set_rounds(event, count or 0, _version()))
+    given = request.form.get("rounds", "")
+    count = whole(given)
+
+    def act() -> None:
+        if count is None:
+            raise RulesError([problem("not_integer", "rounds_planned", value=given)])
+        service.set_rounds(event, count, _version())
+
+    return _act(event, act)
 
 
 @bp.post("/e/<token>/draw")

@@ -58,6 +58,7 @@ from referee.web.pages import (
     engine_rules,
     file_name,
     game_page_tag,
+    gone,
     load,
     load_shown,
     render_game_page,
@@ -146,7 +147,7 @@ def show(token: str) -> Page:
     """
     state = service.state_of(token)
     if state is None:
-        abort(404)
+        gone(token)
     version, finished, confirming = state
     remember(token)
     just = _just_done(token)

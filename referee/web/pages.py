@@ -8,9 +8,9 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Response, abort, render_template
+from flask import Response, abort, flash, redirect, render_template, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -33,7 +33,7 @@ def load(token: str) -> Game:
     """The game of this token, or a 404 that says nothing more."""
     game = service.find(token)
     if game is None:
-        abort(404)
+        gone(token)
     return game
 
 
@@ -42,8 +42,21 @@ def load_shown(token: str) -> tuple[Game, list[dict[str, Any]]]:
     (`service.shown`), or a 404 that says nothing more."""
     found = service.shown(token)
     if found is None:
-        abort(404)
+        gone(token)
     return found
+
+
+def gone(token: str) -> NoReturn:
+    """No game has this link: a concours table's link whose result was accepted
+    leads its phones to the table's card, which says so; any other, a 404."""
+    from referee.services import events
+
+    found = events.table_of_link(token)
+    if found is None:
+        abort(404)
+    event, table = found
+    flash(_("The result of this table was accepted: only the director can change it now."))
+    abort(redirect(url_for("events.card", play_token=event.play_token, number=table.number)))
 
 
 def engine_rules(game: Game) -> Any:

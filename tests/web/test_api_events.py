@@ -53,7 +53,7 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     assert "le tour n’est pas fini" in early.get_json()["errors"][0]["message"].lower()
     game_token = played(app, client, token, event.id, 1)
     assert api.call("POST", accept, {"who": "Nobody"}).status_code == 422
-    assert api.call("POST", accept, {"who": seated[1], "version": 0}).status_code == 409
+    assert api.call("POST", accept, {"who": seated[1], "version": 0}).status_code == 422
     assert api.call("POST", accept, {"whom": seated[1]}).status_code == 422
     assert api.call("POST", accept, data="{not json").status_code == 400
     done = api.call("POST", accept, {"who": seated[1]})

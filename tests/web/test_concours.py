@@ -90,8 +90,12 @@ def play_round(app: Flask, client: FlaskClient, event_id: int, round: int, seed:
         current = version(client, event.view_token)
         accepted = client.post(f"/c/{play}/{table.number}", data={"who": who, "version": current})
         assert accepted.status_code == 302, accepted.get_data(as_text=True)
-        # Accepted: the table's phones can no longer change the game.
-        assert client.get(f"/g/{game_token}").status_code == 404
+        # Accepted: the table's phones can no longer change the game (its link
+        # leads to the table's card).
+        assert client.get(f"/g/{game_token}").status_code == 302
+        moved = client.post(f"/g/{game_token}/deal", data={"action": "save", "points0": "1"})
+        assert moved.status_code == 302
+        assert f"/c/{play}/" in moved.headers["Location"]
 
 
 def test_a_whole_concours_through_the_pages(
@@ -217,7 +221,14 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
         client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
     now = version(client, view)
     assert client.post(f"/c/{play}/1", data={"who": outsider, "version": now}).status_code == 422
-    assert client.post(f"/c/{play}/1", data={"who": seated, "version": "0"}).status_code == 422
+    # Tables finishing together each accept their own result, whatever the others did.
+    assert client.post(f"/c/{play}/1", data={"who": seated, "version": "0"}).status_code == 302
+    # The table's old link now leads to its card, which says the result is locked.
+    assert table.game_row is not None
+    moved = client.get(f"/g/{table.game_row.token}")
+    assert moved.status_code == 302
+    assert moved.headers["Location"].endswith(f"/c/{play}/1")
+    assert "only the director can change it now" in page(client, f"/c/{play}/1")
     # Shortened back to one round once the first is over: every round is drawn.
     for t in fresh(app, event.id).tables:
         assert t.game_row is not None

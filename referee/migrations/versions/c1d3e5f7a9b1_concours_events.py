@@ -105,6 +105,7 @@ def upgrade() -> None:
         sa.Column("accepted", sa.JSON(), nullable=True),
         sa.Column("accepted_by", sa.String(length=80), nullable=True),
         sa.Column("correcting", sa.String(length=200), nullable=True),
+        sa.Column("table_token", sa.String(length=64), nullable=True),
         sa.ForeignKeyConstraint(["event_id"], ["event.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("id"),
@@ -113,10 +114,14 @@ def upgrade() -> None:
     with op.batch_alter_table("event_table", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_event_table_event_id"), ["event_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_event_table_game_id"), ["game_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_event_table_table_token"), ["table_token"], unique=False
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("event_table", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_event_table_table_token"))
         batch_op.drop_index(batch_op.f("ix_event_table_game_id"))
         batch_op.drop_index(batch_op.f("ix_event_table_event_id"))
 
