@@ -443,7 +443,9 @@ async def follow_stream(
     As a page under the service worker does (since 2026-12-03), the stream is asked
     with `?pages=1`: a new version may come with its page (`event: page`), which the
     phone takes as it is (inflated here as a browser would) instead of loading it.
-    A server that does not send pages answers the same stream with versions only."""
+    A server that does not send pages answers the same stream with versions only.
+    A stream refused as gone (404, 410: the game's link was taken away) ends the
+    following, as EventSource stops on such an answer."""
     streams = streams if streams is not None else {}
     known: int | None = None
     while time.perf_counter() < stop:
@@ -457,6 +459,11 @@ async def follow_stream(
             status = int((await reader.readline()).split()[1])
             while (await reader.readline()).strip():
                 pass  # the head
+            if status in (404, 410):  # EventSource gives up on a refusal; the page
+                writer.close()  # is loaded once, as its script does, and leads on
+                streams["gone"] = streams.get("gone", 0) + 1
+                await page.timed(stats, "GET", page_path)
+                return
             if status != 200:
                 raise ConnectionError(status)
             streams["opened"] = streams.get("opened", 0) + 1

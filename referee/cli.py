@@ -737,8 +737,8 @@ def rank_command(
         json.dump(ranking_json(lines, lang), stdout, ensure_ascii=False, indent=2)
         stdout.write("\n")
         return 0
-    played = len(concours.played)
-    complete = played >= concours.rounds and all(p.complete for p in concours.played)
+    played = sum(1 for p in concours.played if p.complete)  # a round still in play: not yet
+    complete = played >= concours.rounds
     head = _RANK["final"] if complete else _RANK["provisional"]
     print(event.name, file=stdout)
     print(counted(lang, head, count=played, high=concours.rounds), file=stdout)

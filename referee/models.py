@@ -336,6 +336,7 @@ EVENT_ACTIONS = (
     "accept",
     "correct",
     "apply",
+    "cancel",  # a correction given up: the accepted result stayed
     "corrected",  # a correction the imported file's history told of
 )
 

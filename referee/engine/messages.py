@@ -136,6 +136,10 @@ MESSAGES: Final[dict[str, str]] = {
     "event_not_over": N_(
         "the round is not over: the table plays {deals} deals, or until the time is up"
     ),
+    "correction_changed": N_(
+        "the game no longer gives the accepted result {value}: apply the correction, "
+        "or put the deals back first"
+    ),
     "concours_few": N_("{count} {count|player|players} present: a round needs {low} at least"),
     "key_malformed": N_("{field} must be 8 to 64 letters, digits, - or _, not {value}"),
     "must_follow": N_(

@@ -72,6 +72,16 @@ def table_of_link(token: str) -> tuple[Event, EventTable] | None:
     return None if event is None else (event, table)
 
 
+def table_of_game(game_id: int) -> tuple[Event, EventTable] | None:
+    """The concours table that plays this game, with its event (None: a game of
+    its own, the usual case)."""
+    table = db.session.scalar(select(EventTable).where(EventTable.game_id == game_id))
+    if table is None:
+        return None
+    event = db.session.get(Event, table.event_id)
+    return None if event is None else (event, table)
+
+
 def find_play(play_token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.play_token == play_token))
 
@@ -508,6 +518,24 @@ def correct(event: Event, table: EventTable, reason: str, version: int | None = 
         reason=reason,
         before=table.accepted,
     )
+
+
+def cancel(event: Event, table: EventTable, version: int | None = None) -> None:
+    """The director gives up a correction: the accepted result stays. Only while
+    the game still gives that result: a changed game would contradict the result
+    it is meant to explain (apply the change, or put the deals back first)."""
+    _check_version(event, version)
+    now = pending(event, table)
+    if now is None:
+        raise LookupError(table.number)
+    if table.accepted is not None and now != list(table.accepted):
+        shown = " · ".join(str(s) for s in table.accepted)
+        raise RulesError([problem("correction_changed", None, value=shown)])
+    reason = table.correcting
+    table.correcting = None
+    if table.game_row is not None:
+        game_service.rotate(table.game_row, "editor")
+    _log(event, "cancel", round=table.round, table=table.number, reason=reason)
 
 
 def pending(event: Event, table: EventTable) -> list[int] | None:

@@ -10,6 +10,8 @@ views parse forms, call `services.events` and redirect.
 
 from __future__ import annotations
 
+import unicodedata
+from decimal import Decimal
 from typing import Any
 
 from flask import (
@@ -40,6 +42,7 @@ from referee.services import events as service
 from referee.services.games import StaleVersion
 from referee.web.browser import REMEMBERED
 from referee.web.cache import CachedPage
+from referee.web.format import money
 from referee.web.forms import messages_of, whole
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
@@ -128,6 +131,8 @@ def _common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
         "figure": figure,
         "words": words(event),
         "seated": _seated_by_name(event, latest),
+        "ranked": bool(results),
+        "fee": money(Decimal(event.entry_fee), event.currency) if event.entry_fee else None,
         "provisional": len(event.rounds) < event.rounds_planned
         or any(t.accepted is None for t in latest),
     }
@@ -144,8 +149,15 @@ def _seated_by_name(event: Event, latest: list[EventTable]) -> list[tuple[str, s
             where[number] = _("sits out")
     return sorted(
         ((p.name, where[p.number]) for p in event.players if p.number in where),
-        key=lambda x: x[0].casefold(),
+        key=lambda x: name_key(x[0]),
     )
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """A name's place in an alphabetical list: accents and case aside (Élodie among
+    the E), then as written (so the order is the same every time)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    return bare.casefold(), name
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -230,6 +242,8 @@ def director(token: str) -> str:
             "accept": _("result accepted"),
             "correct": _("correction opened"),
             "apply": _("correction applied"),
+            "cancel": _("correction given up"),
+            "corrected": _("result corrected"),
         },
     )
 
@@ -262,7 +276,20 @@ def check_in(token: str) -> BaseResponse:
 @bp.post("/e/<token>/players/<int:number>/withdraw")
 def withdraw(token: str, number: int) -> BaseResponse:
     event = _director(token)
-    return _act(event, lambda: service.withdraw(event, number, _version()))
+    name = next((p.name for p in event.players if p.number == number), None)
+    if name is None:
+        abort(404)
+
+    def act() -> None:
+        service.withdraw(event, number, _version())
+        flash(
+            _(
+                "%(name)s withdrew: not drawn again, and ranked after those who play to the end.",
+                name=name,
+            )
+        )
+
+    return _act(event, act)
 
 
 @bp.post("/e/<token>/rounds")
@@ -324,6 +351,19 @@ def apply(token: str, round: int, number: int) -> BaseResponse:
     event = _director(token)
     table = _table(event, round, number)
     return _act(event, lambda: service.apply(event, table, _version()))
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/cancel")
+def cancel(token: str, round: int, number: int) -> BaseResponse:
+    """The director gives up a correction opened by mistake: the result stays."""
+    event = _director(token)
+    table = _table(event, round, number)
+
+    def act() -> None:
+        service.cancel(event, table, _version())
+        flash(_("Correction given up: the accepted result stays."))
+
+    return _act(event, act)
 
 
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/accept")

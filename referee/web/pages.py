@@ -107,9 +107,13 @@ def render_game_page(
     board = build(game, scored, deals)
     # A game read from a file only (the warm-up's) has no spectators' address.
     card = preview(game, board) if game.view_token else None
+    from referee.services import events
+
     page = render_template(
         "game.html",
         board=board,
+        # A concours table's game: the way back to its card, where the result is accepted.
+        concours=None if spectator else events.table_of_game(game.id),
         # What a chat shows of a link to the spectators' page: never on the editors'.
         preview=card if spectator else None,
         # The result picture, by the spectators' token on either page.

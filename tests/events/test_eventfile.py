@@ -188,6 +188,14 @@ def test_referee_rank_prints_the_ranking_and_what_separated_neighbours() -> None
     assert "abandon" in out
 
 
+def test_referee_rank_counts_the_rounds_whose_results_are_all_in() -> None:
+    data = example()
+    data["rounds"][-1]["tables"][0]["accepted"] = False  # round 4 still in play
+    code, out, _ = run(["-"], data=json.dumps(data))
+    assert code == 0
+    assert out.splitlines()[1] == "Provisional ranking after 3 rounds of 4"
+
+
 def test_referee_rank_json_is_the_ranking() -> None:
     code, out, _ = run([str(EXAMPLE), "--json"])
     assert code == 0

@@ -189,7 +189,7 @@ def test_a_whole_concours_through_the_pages(
 
 
 #: The engine's messages only the concours's pages raise (tests/engine/test_errors.py).
-CONCOURS_CODES = {"event_round_open", "event_over", "event_not_over"}
+CONCOURS_CODES = {"event_round_open", "event_over", "event_not_over", "correction_changed"}
 
 
 def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClient) -> None:
@@ -242,3 +242,94 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
     client.post(f"/e/{token}/rounds", data={"rounds": "1", "version": version(client, view)})
     client.post(f"/e/{token}/draw", data={"version": version(client, view)})
     assert "Every round of the event has been played (1)" in page(client, f"/e/{token}")
+
+
+def edit_first_deal(client: FlaskClient, game_token: str, points: tuple[str, ...]) -> None:
+    form = page(client, f"/g/{game_token}/deal/1/edit")
+    current = re.search(r'name="version" value="(\d+)"', form)
+    assert current is not None
+    edit = {"action": "save", "version": current.group(1)}
+    edit |= {f"points{i}": p for i, p in enumerate(points)}
+    assert client.post(f"/g/{game_token}/deal/1/edit", data=edit).status_code == 302
+
+
+def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="1")
+    view = event.view_token
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    play_round(app, client, event.id, 1, seed=5)
+    before = next(t for t in fresh(app, event.id).tables if t.number == 1).accepted
+    opened = client.post(
+        f"/e/{token}/round/1/table/1/correct",
+        data={"reason": "wrong table", "version": version(client, view)},
+    )
+    game_token = opened.headers["Location"].rsplit("/", 1)[1]
+    first = re.findall(
+        r'name="points(\d)" [^>]*value="(-?\d+)"', page(client, f"/g/{game_token}/deal/1/edit")
+    )
+    original = tuple(v for _, v in sorted(first))
+    assert len(original) == 4
+    # Changed, the game contradicts the accepted result: giving up is refused in words.
+    edit_first_deal(client, game_token, ("40", "-20", "-10", "-10"))
+    refused = client.post(
+        f"/e/{token}/round/1/table/1/cancel", data={"version": version(client, view)}
+    )
+    assert refused.status_code == 302
+    director = page(client, f"/e/{token}")
+    assert "The game no longer gives the accepted result" in director
+    assert "Give up the correction" in director
+    # Put back, the correction is given up: the result stays, the history says so,
+    # and the link the director used no longer changes the game.
+    edit_first_deal(client, game_token, original)
+    client.post(f"/e/{token}/round/1/table/1/cancel", data={"version": version(client, view)})
+    after = next(t for t in fresh(app, event.id).tables if t.number == 1)
+    assert after.correcting is None
+    assert after.accepted == before
+    director = page(client, f"/e/{token}")
+    assert "correction given up · round 1 · table 1 · wrong table" in director
+    assert "Give up the correction" not in director
+    assert client.get(f"/g/{game_token}").status_code in (302, 404)
+
+
+def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    token, event = create(app, client, entry_fee="5")
+    view, play = event.view_token, event.play_token
+    director = page(client, f"/e/{token}")
+    assert re.search(r"inscription 5,00\s€", director)  # the fee as French writes money
+    # No result yet: no ranking "by lot" before anyone played.
+    public = page(client, f"/ev/{view}")
+    assert "Aucun résultat accepté pour l’instant" in public
+    assert "au tirage au sort" not in public
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    state = fresh(app, event.id)
+    byes = [p.name for p in state.players if p.number in state.rounds[-1].byes]
+    assert len(byes) == 2  # 18 players, tables of 4
+    director = page(client, f"/e/{token}")
+    assert "Exempts\u202f: " + ", ".join(byes) in director
+    # A table's game leads back to its card; once the round's deals are in, it says
+    # where the result is accepted.
+    table = next(t for t in state.tables if t.number == 1)
+    assert table.game_row is not None
+    game = page(client, f"/g/{table.game_row.token}")
+    assert f"/c/{play}/1" in game
+    assert "Les 2 donnes du tour sont jouées" not in game
+    for _ in range(2):
+        points = {f"points{i}": str(i) for i in range(4)}
+        client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
+    assert "Les 2 donnes du tour sont jouées" in page(client, f"/g/{table.game_row.token}")
+    # A withdrawal is asked twice and said; the count is of those still playing.
+    assert "Confirmer : Joueur 3 quitte le concours".replace(" :", "\u202f:") in director
+    client.post(f"/e/{token}/players/3/withdraw", data={"version": version(client, view)})
+    director = page(client, f"/e/{token}")
+    assert "Joueur 3 abandonne\u202f: plus tiré au sort" in director
+    assert "17 joueurs" in director
+    assert "(et 1 abandon)" in director
+
+
+def test_names_are_listed_as_a_reader_looks_them_up() -> None:
+    from referee.web.events import name_key
+
+    names = ["Zoé", "émile", "Élodie", "Eve", "Ana"]
+    assert sorted(names, key=name_key) == ["Ana", "Élodie", "émile", "Eve", "Zoé"]
