@@ -340,9 +340,13 @@ def check_in(event: Event, text: str, version: int | None = None) -> list[str]:
     joined = _next_round(event)
     for i, name in enumerate(names, len(players) + 1):
         players.append({"number": i, "name": name, "joined": joined, "left": None})
+    try:  # each name's own checks (length, characters), the event file's
+        parse_event(_file_of(event, players=players, head_only=True))
+    except RulesError as error:  # with the above, every problem at once
+        said = {p.code for p in problems}
+        problems += [p for p in error.problems if p.code not in said]
     if problems:
         raise RulesError(problems)
-    parse_event(_file_of(event, players=players, head_only=True))  # each name's own checks
     for p in players[len(event.players) :]:
         event.players.append(EventPlayer(number=p["number"], name=p["name"], joined=joined))
     _log(event, "check-in", after=names, round=joined)

@@ -10,6 +10,7 @@ views parse forms, call `services.events` and redirect.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from decimal import Decimal
 from typing import Any
@@ -262,15 +263,40 @@ def _act(event: Event, action: Any) -> BaseResponse:
     return _back(event)
 
 
+#: A problem of the n-th player of the event (from 1), as the event file's checks blame it.
+_PLAYER_FIELD = re.compile(r"players\[(\d+)\]")
+
+
 @bp.post("/e/<token>/players")
 def check_in(token: str) -> BaseResponse:
     event = _director(token)
+    text, before = request.form.get("names", ""), len(event.players)
 
     def act() -> None:
-        added = service.check_in(event, request.form.get("names", ""), _version())
+        try:
+            added = service.check_in(event, text, _version())
+        except RulesError as error:
+            for message in _naming(error, service.names_from(text), before):
+                flash(message)
+            return
         flash(_("Checked in: %(names)s.", names=", ".join(added)))
 
     return _act(event, act)
+
+
+def _naming(error: RulesError, typed: list[str], before: int) -> list[str]:
+    """The check-in's refusals, each name's problem with the name it is about
+    ("players[19].name" is the typed list's line 19 - `before`, from 0)."""
+    said = []
+    for found in error.problems:
+        place = _PLAYER_FIELD.match(found.field or "")
+        line = int(place.group(1)) - before if place else -1
+        message = messages_of([found])[0]
+        if 0 <= line < len(typed):
+            name = typed[line] if len(typed[line]) <= 24 else typed[line][:20] + "…"
+            message = _("%(name)s: %(problem)s", name=name, problem=message)
+        said.append(message)
+    return said
 
 
 @bp.post("/e/<token>/players/<int:number>/withdraw")

@@ -333,3 +333,23 @@ def test_names_are_listed_as_a_reader_looks_them_up() -> None:
 
     names = ["Zoé", "émile", "Élodie", "Eve", "Ana"]
     assert sorted(names, key=name_key) == ["Ana", "Élodie", "émile", "Eve", "Zoé"]
+
+
+def test_too_few_players_to_draw_is_said_before_drawing(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, _ = create(app, client, players="Ana\nBruno\nChloé")
+    director = page(client, f"/e/{token}")
+    assert "A round needs 4 players at least: check them in, then draw." in director
+    assert "Draw round 1" not in director
+    client.post(f"/e/{token}/players", data={"names": "Dora"})
+    assert "Draw round 1" in page(client, f"/e/{token}")
+
+
+def test_a_name_refused_at_check_in_is_named(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, _ = create(app, client, players="Ana\nBruno\nChloé\nDora")
+    long = "Maximilien-" + "x" * 75
+    client.post(f"/e/{token}/players", data={"names": f"Eve\n{long}\nAna"})
+    director = page(client, f"/e/{token}")
+    assert "Maximilien-xxxxxxxxx…: Name is longer than 80 characters" in director
+    assert "Eve" not in director  # nothing checked in while a name is refused
