@@ -318,7 +318,9 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     for _ in range(2):
         points = {f"points{i}": str(i) for i in range(4)}
         client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
-    assert "Les 2 donnes du tour sont jouées" in page(client, f"/g/{table.game_row.token}")
+    game = page(client, f"/g/{table.game_row.token}")
+    assert "Les 2 donnes du tour sont jouées" in game
+    assert "Saisir la donne 3" not in game  # the round counts its 2 deals, no more
     # A withdrawal is asked twice and said; the count is of those still playing.
     assert "Confirmer : Joueur 3 quitte le concours".replace(" :", "\u202f:") in director
     client.post(f"/e/{token}/players/3/withdraw", data={"version": version(client, view)})
