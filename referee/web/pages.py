@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from referee.engine.game import Standings
 from referee.games import GAMES
 from referee.models import Game
+from referee.services import events
 from referee.services import games as service
 from referee.web.board import Reasons, build, share_rows
 from referee.web.browser import phone_id
@@ -49,8 +50,6 @@ def load_shown(token: str) -> tuple[Game, list[dict[str, Any]]]:
 def gone(token: str) -> NoReturn:
     """No game has this link: a concours table's link whose result was accepted
     leads its phones to the table's card, which says so; any other, a 404."""
-    from referee.services import events
-
     found = events.table_of_link(token)
     if found is None:
         abort(404)
@@ -107,8 +106,6 @@ def render_game_page(
     board = build(game, scored, deals)
     # A game read from a file only (the warm-up's) has no spectators' address.
     card = preview(game, board) if game.view_token else None
-    from referee.services import events
-
     page = render_template(
         "game.html",
         board=board,
