@@ -41,6 +41,7 @@ from referee.lru import LRU
 from referee.models import Event, EventTable, utcnow
 from referee.services import events as service
 from referee.services.games import StaleVersion
+from referee.services.tables import people_at
 from referee.web.browser import REMEMBERED
 from referee.web.cache import CachedPage
 from referee.web.format import money
@@ -50,6 +51,7 @@ from referee.web.hosts import public_url
 from referee.web.pages import MAX_FILE_NAME, Page, download
 from referee.web.share import qr_svg
 from referee.web.sheets import ascii_name
+from referee.web.tables import my_tables
 
 bp = Blueprint("events", __name__)
 
@@ -183,8 +185,28 @@ def new() -> Page:
         games=[(key, home_of(key).name) for key in GAMES],
         formats=[f.value for f in Format],
         tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
+        tables_here=_tables_here(),
     )
     return (page, 422) if errors else page
+
+
+def _tables_here() -> list[tuple[str, str, int]]:
+    """This phone's tables (their token, name and how many people), to check their
+    people in at once."""
+    return [(t.token, t.name, len(people_at(t))) for t in my_tables()]
+
+
+def _with_table_people(form: Any) -> str:
+    """The names typed or pasted, then the people of the table chosen among this
+    phone's own (a token it does not hold adds no one), each name once."""
+    text = form.get("names", form.get("players", "")) or ""
+    chosen = form.get("from_table", "")
+    table = next((t for t in my_tables() if t.token == chosen), None) if chosen else None
+    if table is None:
+        return text
+    typed = {n.casefold() for n in service.names_from(text)}
+    more = [p for p in people_at(table) if p.casefold() not in typed]
+    return "\n".join([text, *more])
 
 
 def _setup(form: Any) -> service.Setup:
@@ -210,7 +232,7 @@ def _setup(form: Any) -> service.Setup:
         deals=length if kind == "deals" else None,
         minutes=length if kind == "minutes" else None,
         ranking=ranking,
-        players=service.names_from(form.get("players", "")),
+        players=service.names_from(_with_table_people(form)),
         entry_fee=(form.get("entry_fee") or "").strip().replace(",", ".") or None,
         place=(form.get("place") or "").strip() or None,
     )
@@ -230,6 +252,7 @@ def director(token: str) -> str:
         "events/director.html",
         **_common(event, statuses=True),
         corrections=corrections,
+        tables_here=_tables_here(),
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
         play_qr=qr_svg(public_url("events.tables", play_token=event.play_token)),
@@ -271,6 +294,10 @@ _PLAYER_FIELD = re.compile(r"players\[(\d+)\]")
 def check_in(token: str) -> BaseResponse:
     event = _director(token)
     text, before = request.form.get("names", ""), len(event.players)
+    if request.form.get("from_table"):  # a table's people: those not already in
+        here = {p.name.casefold() for p in event.players}
+        wanted = service.names_from(_with_table_people(request.form))
+        text = "\n".join(n for n in wanted if n.casefold() not in here)
 
     def act() -> None:
         try:

@@ -355,3 +355,35 @@ def test_a_name_refused_at_check_in_is_named(app: Flask, client: FlaskClient) ->
     director = page(client, f"/e/{token}")
     assert "Maximilien-xxxxxxxxx…: Name is longer than 80 characters" in director
     assert "Eve" not in director  # nothing checked in while a name is refused
+
+
+def test_a_tables_people_are_checked_in_at_once(app: Flask, client: FlaskClient) -> None:
+    from tests.web.conftest import new_game
+
+    client.get("/lang/en?next=/")
+    made = client.post("/tables/new", data={"name": "Tuesday club"})
+    table = str(made.headers["Location"]).removeprefix("/t/")
+    new_game(client, "pad", ["Ana", "Bruno", "Chloé", "Driss"], table=table)
+    new_game(client, "pad", ["Ana", "Bruno", "Élise", "Fanny"], table=table)
+    # The new concours's form offers this phone's tables; their people join the typed names.
+    form = page(client, "/events/new")
+    assert f'<option value="{table}">Tuesday club (6 people)</option>' in form
+    token, event = create(app, client, players="Gaston\nAna", from_table=table)
+    assert [p.name for p in event.players] == [
+        "Gaston",
+        "Ana",
+        "Bruno",
+        "Chloé",
+        "Driss",
+        "Élise",
+        "Fanny",
+    ]
+    # Later, on the director's page: those already in are not checked in twice.
+    client.post(f"/e/{token}/players", data={"names": "Hugo", "from_table": table})
+    assert [p.name for p in fresh(app, event.id).players][-1] == "Hugo"
+    # A table this phone does not hold adds no one.
+    other = client.application.test_client()
+    other.get("/lang/en?next=/")
+    other.post(f"/e/{token}/players", data={"names": "Ivan", "from_table": "x" * 24})
+    assert [p.name for p in fresh(app, event.id).players][-1] == "Ivan"
+    assert len(fresh(app, event.id).players) == 9
