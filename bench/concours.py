@@ -14,8 +14,9 @@
       when the round's 4 deals are in, an opponent accepts on the table's card;
     - the 300 other phones of the tables follow their game live (its stream of
       events, the page again at each version, as the page's script does);
-    - 400 followers read the public page and poll its version every 1.5 s (as its
-      script does), loading it again when it changes;
+    - 400 followers read the public page and poll its version every 5 s (as its
+      script does: `data-poll`), loading it again when it changes, at most every
+      10 s (`data-calm`);
     - 50 TVs do the same with the TV page.
     Every request's latency is kept by kind; the p95 of each kind and of all is
     printed (target: 100 ms at most), with the errors and the server's cores.
@@ -48,8 +49,10 @@ from bench.http import Client, Stats, follow_stream, free_port, server_cpu, star
 PLAYERS = 400
 ROUNDS = 6
 DEALS = 4
-#: A concours's page reloads at most this often (its `data-calm`).
+#: A concours's page reloads at most this often (its `data-calm`)...
 CALM = 10.0
+#: ... and asks its version this often (its `data-poll`).
+POLL = 5.0
 _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(rb'name="key" value="([^"]+)"')
 _VERSION = re.compile(rb'"version":\s*(\d+)')
@@ -187,8 +190,9 @@ async def reader(
     joining: float,
     rng: random.Random,
 ) -> None:
-    """A follower or a TV: the page, then its version every 1.5 s, the page again
-    when the version changed, at most every 10 s (`data-calm`), as its script does."""
+    """A follower or a TV: the page, then its version every 5 s (`data-poll`), the
+    page again when the version changed, at most every 10 s (`data-calm`), as its
+    script does."""
     client = Client(port)
     await asyncio.sleep(rng.uniform(0, joining))
     await client.timed(stats, "GET", page)
@@ -205,7 +209,7 @@ async def reader(
             await client.timed(stats, "GET", page)
             loaded, stale = time.perf_counter(), False
         known = now or known
-        await asyncio.sleep(max(0.0, 1.5 - (time.perf_counter() - started)))
+        await asyncio.sleep(max(0.0, POLL - (time.perf_counter() - started)))
     client.close()
 
 

@@ -375,6 +375,9 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   };
   let timer = null;
   let source = null;
+  // How often to ask when there is no stream: every 1.5 s, or `data-poll` seconds on
+  // a page read by many whose changes can wait (a concours's ranking, seating).
+  const every = Number(live.dataset.poll || 1.5) * 1000;
   const poll = () => {
     if (document.visibilityState !== "visible" || leaving) return;
     fetch(live.dataset.versionUrl, { cache: "no-store", credentials: "same-origin" })
@@ -395,7 +398,7 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   // EventSource, or once the stream is refused for good.
   const follow = () => {
     if (!(window.EventSource && live.dataset.liveUrl)) {
-      timer = window.setInterval(poll, 1500);  // a change shows within 1.5 s, plus the reload
+      timer = window.setInterval(poll, every);  // a change shows within 1.5 s, plus the reload
       return;
     }
     source = new EventSource(live.dataset.liveUrl + (takesPages() ? "?pages=1" : ""));
@@ -406,7 +409,7 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
       if (new Date() - last > 5000) news(false);  // not the end of a polling answer
       // Reconnecting is the browser's job; a refusal (404: the link was replaced)
       // closes the stream: the poll says which.
-      if (source.readyState === EventSource.CLOSED) { poll(); timer = window.setInterval(poll, 1500); }
+      if (source.readyState === EventSource.CLOSED) { poll(); timer = window.setInterval(poll, every); }
     };
   };
   const stop = () => {

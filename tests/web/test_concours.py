@@ -302,6 +302,8 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     public = page(client, f"/ev/{view}")
     assert "Aucun résultat accepté pour l’instant" in public
     assert "au tirage au sort" not in public
+    # Read by many: asks its version every 5 s and reloads at most every 10 s.
+    assert 'data-calm="10" data-poll="5"' in public
     client.post(f"/e/{token}/draw", data={"version": version(client, view)})
     state = fresh(app, event.id)
     byes = [p.name for p in state.players if p.number in state.rounds[-1].byes]
