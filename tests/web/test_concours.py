@@ -9,6 +9,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -389,3 +390,92 @@ def test_a_tables_people_are_checked_in_at_once(app: Flask, client: FlaskClient)
     other.post(f"/e/{token}/players", data={"names": "Ivan", "from_table": "x" * 24})
     assert [p.name for p in fresh(app, event.id).players][-1] == "Ivan"
     assert len(fresh(app, event.id).players) == 9
+
+
+def test_an_exported_concours_is_imported_and_goes_on(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="2")
+    view = event.view_token
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    play_round(app, client, event.id, 1, seed=7)
+    opened = client.post(
+        f"/e/{token}/round/1/table/1/correct",
+        data={"reason": "sheet misread", "version": version(client, view)},
+    )
+    game_token = opened.headers["Location"].rsplit("/", 1)[1]
+    edit_first_deal(client, game_token, ("12", "-4", "-4", "-4"))
+    client.post(f"/e/{token}/round/1/table/1/apply", data={"version": version(client, view)})
+    exported = client.get(f"/e/{token}/export.json")
+    assert exported.status_code == 200
+    data = exported.get_data()
+
+    def upload(body: bytes) -> Any:
+        return client.post(
+            "/events/import",
+            data={"file": (io.BytesIO(body), "concours.json")},
+            content_type="multipart/form-data",
+        )
+
+    # Refused in words: no file, a file that is not an event, a wrong field.
+    assert "Choose an event file (.json)." in upload(b"").get_data(as_text=True)
+    assert upload(b"not json").status_code == 422
+    broken = json.loads(data)
+    broken["rounds_planned"] = 0
+    refused = upload(json.dumps(broken).encode())
+    assert refused.status_code == 422
+    assert "Rounds 0 is out of range: 1 to 30" in refused.get_data(as_text=True)
+    # The file itself: a new concours with the same ranking, its history, its games.
+    moved = upload(data)
+    assert moved.status_code == 302
+    again = moved.headers["Location"].rsplit("/", 1)[1]
+    assert again != token
+    with app.app_context():
+        first, second = service.find(token), service.find(again)
+        assert first is not None and second is not None
+        assert service.ranking(second) == service.ranking(first)
+        imported = service.export(second)
+    assert imported["history"] == json.loads(data)["history"]
+    assert imported["rounds"] == json.loads(data)["rounds"]
+    director = page(client, f"/e/{again}")
+    assert "result corrected · round 1 · table 1 · sheet misread" in director
+    assert "concours imported" in director
+    # It goes on where it stopped: round 2 is drawn, every player seated once.
+    moved_view = fresh(app, second_id(app, again)).view_token
+    client.post(f"/e/{again}/draw", data={"version": version(client, moved_view)})
+    moved_on = fresh(app, second_id(app, again))
+    seated = [s for t in moved_on.tables if t.round == 2 for s in t.seats]
+    assert sorted(seated + list(moved_on.rounds[1].byes)) == list(range(1, 19))
+
+
+def second_id(app: Flask, token: str) -> int:
+    with app.app_context():
+        found = service.find(token)
+        assert found is not None
+        return found.id
+
+
+def test_a_directors_slips_are_said_and_change_nothing(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    refused = client.post("/events/new", data={"name": "", "game": "pad", "rounds": "0"})
+    assert refused.status_code == 422
+    assert "Rounds 0 is out of range" in refused.get_data(as_text=True)
+    token, event = create(app, client, rounds="1")
+    view = event.view_token
+    assert client.get("/e/" + "x" * 24).status_code == 404
+    assert client.post(f"/e/{token}/players/99/withdraw").status_code == 404
+    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
+    # A table not accepted yet has nothing to correct.
+    correct = f"/e/{token}/round/1/table/1/correct"
+    assert client.post(correct, data={"reason": "x"}).status_code == 404
+    assert client.post(f"/e/{token}/round/1/table/9/correct").status_code == 404
+    play_round(app, client, event.id, 1, seed=2)
+    # A page left open while another phone acted, a correction without its reason.
+    stale = client.post(correct, data={"reason": "late sheet", "version": "0"})
+    assert stale.status_code == 302
+    assert "The event changed meanwhile" in page(client, f"/e/{token}")
+    client.post(correct, data={"reason": "  ", "version": version(client, view)})
+    assert "Reason is missing" in page(client, f"/e/{token}")
+    assert all(t.correcting is None for t in fresh(app, event.id).tables)
+    # Giving up or applying a correction never opened: nothing to find.
+    cancel = f"/e/{token}/round/1/table/1/cancel"
+    assert client.post(cancel, data={"version": version(client, view)}).status_code == 404
