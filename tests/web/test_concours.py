@@ -431,7 +431,8 @@ def test_an_exported_concours_is_imported_and_goes_on(app: Flask, client: FlaskC
     assert again != token
     with app.app_context():
         first, second = service.find(token), service.find(again)
-        assert first is not None and second is not None
+        assert first is not None
+        assert second is not None
         assert service.ranking(second) == service.ranking(first)
         imported = service.export(second)
     assert imported["history"] == json.loads(data)["history"]
