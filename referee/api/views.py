@@ -411,7 +411,8 @@ def event_rounds(event_token: str) -> Response:
     problems={
         400: _WRITE_PROBLEMS[400],
         404: "No concours has this token, or no table this number in the round in play.",
-        409: "The result was accepted already.",
+        409: "The result was accepted already (`accepted`), or a deal was recorded at the "
+        "table as it was (`stale`).",
         413: _WRITE_PROBLEMS[413],
         422: "The round is not over at that table, or `who` is not one of its players.",
         429: _WRITE_PROBLEMS[429],
@@ -430,6 +431,10 @@ def accept(play_token: str, table: int) -> Response:
         event_service.accept(found, at, body.who)
     except LookupError:
         raise ApiProblem("accepted", _("This result was accepted already.")) from None
+    except service.StaleVersion:  # a deal recorded at the table as it was accepted
+        raise ApiProblem(
+            "stale", _("The event changed meanwhile: look, then accept again.")
+        ) from None
     except RulesError as error:
         raise ApiProblem(
             "refused",

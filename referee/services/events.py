@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import RulesError, problem
@@ -486,7 +486,11 @@ def accept(event: Event, table: EventTable, who: str | None, version: int | None
     """An opponent (`who`, a player of the table; None: the director) accepts the
     table's result: its totals are kept and the table's phones lose the game's
     editors' link (the director alone may change it now). Not held to the event's
-    `version`: tables finishing together accept each their own result."""
+    `version`: tables finishing together accept each their own result.
+
+    Once only, whatever the phones racing to do it: the result is claimed by one
+    conditional update (the others find it taken: LookupError), and the event's
+    version counts up in the database, not from what this request read."""
     del version
     if table.round != len(event.rounds) or table.accepted is not None:
         raise LookupError(table.number)
@@ -496,12 +500,40 @@ def accept(event: Event, table: EventTable, who: str | None, version: int | None
     state = status(event, table)
     if not state.ready:
         raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
-    table.accepted = state.scores
-    table.accepted_by = who or DIRECTOR
-    if table.game_row is not None:
-        table.table_token = table.game_row.token
-        game_service.rotate(table.game_row, "editor")
-    _log(event, "accept", round=table.round, table=table.number, after=state.scores, reason=who)
+    game = table.game_row
+    claimed = db.session.execute(
+        update(EventTable)
+        .where(EventTable.id == table.id, EventTable.accepted.is_(None))
+        .values(
+            accepted=state.scores,
+            accepted_by=who or DIRECTOR,
+            table_token=game.token if game is not None else None,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(claimed, "rowcount", 0) != 1:
+        db.session.rollback()
+        raise LookupError(table.number)
+    if game is not None:
+        game_service.rotate(game, "editor")  # commits the claim with it
+    _log_counted(
+        event, "accept", round=table.round, table=table.number, after=state.scores, reason=who
+    )
+    db.session.expire(table)
+
+
+def _log_counted(event: Event, action: str, **fields: Any) -> None:
+    """`_log` for what many phones do at once (acceptances): the version counted up
+    by the database itself, so that no concurrent one makes this one stale."""
+    db.session.execute(
+        update(Event)
+        .where(Event.id == event.id)
+        .values(version=Event.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.add(EventChange(event_id=event.id, action=action, **fields))
+    db.session.commit()
+    db.session.expire(event, ["version"])
 
 
 def correct(event: Event, table: EventTable, reason: str, version: int | None = None) -> None:

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -480,3 +481,42 @@ def test_a_directors_slips_are_said_and_change_nothing(app: Flask, client: Flask
     # Giving up or applying a correction never opened: nothing to find.
     cancel = f"/e/{token}/round/1/table/1/cancel"
     assert client.post(cancel, data={"version": version(client, view)}).status_code == 404
+
+
+def test_two_phones_accepting_at_once_count_once(app: Flask, client: FlaskClient) -> None:
+    import threading
+
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="1")
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    with app.app_context():
+        loaded = service.loaded(event.id)
+        assert loaded is not None
+        table = next(t for t in loaded.tables if t.number == 1)
+        assert table.game_row is not None
+        for _ in range(2):
+            service.game_service.add_deal(table.game_row, {"points": [3, -1, -1, -1]})
+        loaded = service.loaded(event.id)
+        assert loaded is not None
+        table = next(t for t in loaded.tables if t.number == 1)
+        names = {p.number: p.name for p in loaded.players}
+        service.status(loaded, table)  # this phone has read the table: not accepted yet
+
+        def other_phone() -> None:
+            with app.app_context():
+                there = service.loaded(event.id)
+                assert there is not None
+                mine = next(t for t in there.tables if t.number == 1)
+                service.accept(there, mine, names[mine.seats[2]])
+
+        racing = threading.Thread(target=other_phone)
+        racing.start()
+        racing.join()
+        # This phone's read is older than the other's acceptance: it is told, not counted.
+        assert table.accepted is None
+        with pytest.raises(LookupError):
+            service.accept(loaded, table, names[table.seats[1]])
+    final = fresh(app, event.id)
+    accepted = [c for c in final.changes if c.action == "accept"]
+    assert len(accepted) == 1
+    assert next(t for t in final.tables if t.number == 1).accepted_by == names[table.seats[2]]
