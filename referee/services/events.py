@@ -82,6 +82,18 @@ def table_of_game(game_id: int) -> tuple[Event, EventTable] | None:
     return None if event is None else (event, table)
 
 
+def round_full(game_id: int, deals: int) -> tuple[Event, EventTable] | None:
+    """The concours table whose game this is, when its round's deals are all in
+    (`deals` played): no more may be entered (the round counts its first
+    `length_deals`; the table goes to its card, where the result is accepted)."""
+    found = table_of_game(game_id)
+    if found is None:
+        return None
+    event, table = found
+    length = event.length_deals
+    return found if length is not None and deals >= length and not table.correcting else None
+
+
 def find_play(play_token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.play_token == play_token))
 

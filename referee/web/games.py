@@ -21,7 +21,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from referee.engine.errors import RulesError
@@ -32,8 +32,8 @@ from referee.engine.settlement import StakePer
 from referee.extensions import csrf, db
 from referee.games import GAMES
 from referee.models import Game
+from referee.services import events, tables
 from referee.services import games as service
-from referee.services import tables
 from referee.services.games import Scored
 from referee.web.board import Row, build
 from referee.web.browser import my_tokens, phone_id, remember
@@ -280,6 +280,7 @@ def deal(token: str) -> Page:
     if request.method == "GET":
         # The form only shows the game: read without its deals' ORM objects.
         game, deals = load_shown(token)
+        _round_played(game, len(deals))
         number = len(deals) + 1
         scored = service.scored(game, deals)
         if scored.standings.finished:
@@ -299,6 +300,7 @@ def deal(token: str) -> Page:
     # Read to be shown, as the form was: the deal is appended to the game as scored
     # (`add_deal(shown=)`), its 30 deals neither loaded as objects nor read again.
     game, deals = load_shown(token)
+    _round_played(game, len(deals))
     number = len(deals) + 1
     scored = service.scored(game, deals)
     values = values_of(request.form)
@@ -322,6 +324,24 @@ def deal(token: str) -> Page:
         phone=phone_id(),
     )
     return _deal_posted(token, posted, values, entered, opened_for)
+
+
+def _round_played(game: Game, deals: int) -> None:
+    """A concours table's game whose round's deals are all in takes no more: its
+    phone is led to the table's card, where an opponent accepts the result."""
+    full = events.round_full(game.id, deals)
+    if full is not None:
+        event, table = full
+        flash(
+            ngettext(
+                "The round's %(num)d deal is played: an opponent accepts the result on the "
+                "table's card.",
+                "The round's %(num)d deals are played: an opponent accepts the result on the "
+                "table's card.",
+                event.length_deals or 0,
+            )
+        )
+        abort(redirect(url_for("events.card", play_token=event.play_token, number=table.number)))
 
 
 def _deal_posted(
@@ -595,8 +615,15 @@ def put_back(token: str) -> Page:
 
 @bp.route("/g/<token>/players", methods=["GET", "POST"])
 def players(token: str) -> Page:
-    """Rename a player (a typo, a substitute): every line and the sheet follow."""
+    """Rename a player (a typo, a substitute): every line and the sheet follow. Not
+    in a concours: its players' names are the director's (the ranking's, the draw's)."""
     game = load(token)
+    found = events.table_of_game(game.id)
+    if found is not None:
+        flash(_("In a concours, the players' names are the director's: ask the director."))
+        return redirect(
+            url_for("events.card", play_token=found[0].play_token, number=found[1].number)
+        )
     errors: dict[str, list[str]] = {}
     if request.method == "POST":
         seat = whole(request.form.get("seat"))

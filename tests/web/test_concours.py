@@ -325,6 +325,21 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     game = page(client, f"/g/{table.game_row.token}")
     assert "Les 2 donnes du tour sont jouées" in game
     assert "Saisir la donne 3" not in game  # the round counts its 2 deals, no more
+    # A third deal, a form left open or typed by hand, is not taken: the card says why.
+    third = client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
+    assert third.headers["Location"].endswith(f"/c/{play}/1")
+    assert "Les 2 donnes du tour sont jouées" in page(client, f"/c/{play}/1")
+    assert client.get(f"/g/{table.game_row.token}/deal").status_code == 302
+    with app.app_context():
+        kept = service.game_service.find(table.game_row.token)
+        assert kept is not None
+        assert len(kept.deals) == 2
+    # The concours's names are the director's: a table's phone does not rename them.
+    renamed = client.post(
+        f"/g/{table.game_row.token}/players", data={"seat": "0", "name": "Cheat", "version": "9"}
+    )
+    assert renamed.headers["Location"].endswith(f"/c/{play}/1")
+    assert "Cheat" not in page(client, f"/c/{play}/1")
     # A withdrawal is asked twice and said; the count is of those still playing.
     assert "Confirmer : Joueur 3 quitte le concours".replace(" :", "\u202f:") in director
     client.post(f"/e/{token}/players/3/withdraw", data={"version": version(client, view)})
