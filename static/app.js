@@ -320,9 +320,19 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   news(true);
   const gone = () => {  // the link was replaced
     if (!live.dataset.gone) return;
-    live.textContent = live.dataset.gone;
-    live.className = "gone";
-    live.hidden = false;
+    const say = () => {
+      live.textContent = live.dataset.gone;
+      live.className = "gone";
+      live.hidden = false;
+    };
+    // Where the server leads this page now, go (a concours table's game, its result
+    // accepted: the table's card); else say the link was replaced.
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
+      .then((r) => {
+        if (r.ok && r.redirected && !leaving) window.location.assign(r.url);
+        else say();
+      })
+      .catch(say);
   };
   let stale = false;  // a change seen while the page was hidden: reload when shown
   // Once this phone leaves the page (a form sent, a link followed), a change it
