@@ -313,7 +313,7 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[int | None] = mapped_column(
         ForeignKey("game.id", ondelete="SET NULL"), nullable=True, index=True
     )
-    accepted: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    accepted: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     #: Who accepted it (a player's name), or the director.
     accepted_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
     #: The director is correcting it (the reason given): the game is being changed.

@@ -160,6 +160,11 @@ def _file_of(
                     record = game_service.export(table.game_row)
                     if _scores_at(table, event) == list(table.accepted):
                         item["game"] = _cut(record, event.length_deals)
+            elif games and table.game_row is not None and table.game_row.deals:
+                # A table still playing: its game as it stands, its result not accepted
+                # (imported, the round goes on where it stopped).
+                item["game"] = _cut(game_service.export(table.game_row), event.length_deals)
+                item["accepted"] = False
             tables.append(item)
         rounds.append({"number": played.number, "tables": tables, "byes": list(played.byes)})
     out["rounds"] = rounds
@@ -421,17 +426,7 @@ def draw_round(event: Event, version: int | None = None) -> EventRound:
     played = EventRound(event_id=event.id, number=number, byes=list(seating.byes))
     event.rounds.append(played)
     for i, seats in enumerate(seating.tables, 1):
-        game = game_service.create(
-            game_service.Settings(
-                game=event.game,
-                players=[names[s] for s in seats],
-                first_dealer=0,
-                rules=dict(event.rules or {}),
-                stake=None,
-                currency=event.currency,
-                place=event.place,
-            )
-        )
+        game = _open_game(event, [names[s] for s in seats])
         event.tables.append(
             EventTable(
                 event_id=event.id, round=number, number=i, seats=list(seats), game_id=game.id
@@ -439,6 +434,21 @@ def draw_round(event: Event, version: int | None = None) -> EventRound:
         )
     _log(event, "draw", round=number, after=[list(t) for t in seating.tables])
     return played
+
+
+def _open_game(event: Event, players: list[str]) -> Game:
+    """A table's game for its round: the event's game and rules, its players in seat order."""
+    return game_service.create(
+        game_service.Settings(
+            game=event.game,
+            players=players,
+            first_dealer=0,
+            rules=dict(event.rules or {}),
+            stake=None,
+            currency=event.currency,
+            place=event.place,
+        )
+    )
 
 
 def table_of(event: Event, number: int, round: int | None = None) -> EventTable | None:
@@ -667,6 +677,10 @@ def import_event(data: bytes) -> Event:
                 )
                 game_service.rotate(game, "editor")
                 game_id = game.id
+            elif played is record.concours.played[-1] and (t.scores is None or not t.accepted):
+                # The round in play, this table yet to play: a game to play it on.
+                names = {p.number: p.name for p in record.concours.players}
+                game_id = _open_game(event, [names[s] for s in t.seats]).id
             event.tables.append(
                 EventTable(
                     event_id=event.id,

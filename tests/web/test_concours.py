@@ -535,3 +535,35 @@ def test_two_phones_accepting_at_once_count_once(app: Flask, client: FlaskClient
     accepted = [c for c in final.changes if c.action == "accept"]
     assert len(accepted) == 1
     assert next(t for t in final.tables if t.number == 1).accepted_by == names[table.seats[2]]
+
+
+def test_a_concours_exported_mid_round_goes_on_where_it_stopped(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="1")
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    first = next(t for t in fresh(app, event.id).tables if t.number == 1)
+    assert first.game_row is not None
+    deal = {f"points{i}": str(p) for i, p in enumerate((6, -2, -2, -2))}
+    client.post(f"/g/{first.game_row.token}/deal", data={"action": "save", **deal})
+    data = client.get(f"/e/{token}/export.json").get_json()
+    assert data["rounds"][0]["tables"][0]["accepted"] is False  # in play: its game, not a result
+    moved = client.post(
+        "/events/import",
+        data={"file": (io.BytesIO(json.dumps(data).encode()), "concours.json")},
+        content_type="multipart/form-data",
+    )
+    again = moved.headers["Location"].rsplit("/", 1)[1]
+    imported = fresh(app, second_id(app, again))
+    assert all(t.game_row is not None and t.accepted is None for t in imported.tables)
+    kept = next(t for t in imported.tables if t.number == 1)
+    assert kept.game_row is not None
+    assert [d.data for d in kept.game_row.deals] == [{"points": [6, -2, -2, -2]}]
+    assert "1 of 2 deals played." in page(client, f"/c/{imported.play_token}/1")
+    # The round is played to its end on the imported concours, and ranked.
+    play_round(app, client, imported.id, 1, seed=3)
+    with app.app_context():
+        done = service.find(again)
+        assert done is not None
+        assert len(service.ranking(done)) == 18
