@@ -58,6 +58,14 @@ def find(token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.token == token))
 
 
+def events_of(tokens: list[str]) -> list[Event]:
+    """The events of these directors' tokens, in their order (a phone's list)."""
+    if not tokens:
+        return []
+    found = {e.token: e for e in db.session.scalars(select(Event).where(Event.token.in_(tokens)))}
+    return [found[t] for t in tokens if t in found]
+
+
 def find_view(view_token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.view_token == view_token))
 

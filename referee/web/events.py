@@ -71,6 +71,13 @@ def _remember(token: str) -> None:
         session.permanent = True
 
 
+def my_events() -> list[Event]:
+    """The concours this phone directs (created, imported or opened by their
+    director's link), the latest first: the way back to them from the home page."""
+    tokens = [t for t in session.get("events", []) if isinstance(t, str)]
+    return service.events_of(tokens[:REMEMBERED])
+
+
 def _loaded(event: Event | None) -> Event:
     if event is None:
         abort(404)

@@ -30,6 +30,7 @@ from referee.engine.records import load_record
 from referee.services import games as service
 from referee.web.board import build
 from referee.web.browser import my_tokens
+from referee.web.events import my_events
 from referee.web.forms import more_options_open
 from referee.web.homes import HOMES, home_of
 from referee.web.pages import game_chart
@@ -57,6 +58,7 @@ def home() -> str:
         games=games,
         started=service.started(games),
         tables=my_tables(),
+        concours=my_events(),
     )
 
 

@@ -567,3 +567,19 @@ def test_a_concours_exported_mid_round_goes_on_where_it_stopped(
         done = service.find(again)
         assert done is not None
         assert len(service.ranking(done)) == 18
+
+
+def test_the_home_page_leads_to_a_new_concours_and_back_to_this_phones(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    home = page(client, "/")
+    assert 'href="/events/new"' in home
+    assert "Your concours" not in home
+    token, _ = create(app, client)
+    home = page(client, "/")
+    assert "Your concours" in home
+    assert f'href="/e/{token}"' in home
+    # Another phone does not see it.
+    other = client.application.test_client()
+    assert f"/e/{token}" not in other.get("/").get_data(as_text=True)
