@@ -266,7 +266,7 @@ def names_from(text: str) -> list[str]:
         name = " ".join(cells)
         name = _NUMBERING.sub("", name) if _NUMBERING.match(name) else name
         name = name.strip()
-        if name:
+        if any(c.isalnum() for c in name):  # a line of dashes or stars is no one
             found.append(clean(name))
     return found
 

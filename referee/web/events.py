@@ -260,6 +260,7 @@ def director(token: str) -> str:
         **_common(event, statuses=True),
         corrections=corrections,
         tables_here=_tables_here(),
+        typed_names=session.pop("typed_names", ""),
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
         play_qr=qr_svg(public_url("events.tables", play_token=event.play_token)),
@@ -300,18 +301,30 @@ _PLAYER_FIELD = re.compile(r"players\[(\d+)\]")
 @bp.post("/e/<token>/players")
 def check_in(token: str) -> BaseResponse:
     event = _director(token)
-    text, before = request.form.get("names", ""), len(event.players)
-    if request.form.get("from_table"):  # a table's people: those not already in
-        here = {p.name.casefold() for p in event.players}
-        wanted = service.names_from(_with_table_people(request.form))
-        text = "\n".join(n for n in wanted if n.casefold() not in here)
+    typed, before = request.form.get("names", ""), len(event.players)
+    # Those already in (a list pasted again, a table's people) are said, not refused;
+    # a name twice in what was typed counts once.
+    here = {p.name.casefold() for p in event.players}
+    wanted: list[str] = []
+    already: list[str] = []
+    for name in service.names_from(_with_table_people(request.form)):
+        if name.casefold() in here:
+            already.append(name)
+        elif name.casefold() not in {w.casefold() for w in wanted}:
+            wanted.append(name)
+    text = "\n".join(wanted)
 
     def act() -> None:
+        if already:
+            flash(_("Already checked in: %(names)s.", names=", ".join(already)))
+        if not wanted and already:
+            return
         try:
             added = service.check_in(event, text, _version())
         except RulesError as error:
-            for message in _naming(error, service.names_from(text), before):
+            for message in _naming(error, wanted, before):
                 flash(message)
+            session["typed_names"] = typed[:20_000]  # given back to be corrected
             return
         flash(_("Checked in: %(names)s.", names=", ".join(added)))
 

@@ -373,7 +373,14 @@ def test_a_name_refused_at_check_in_is_named(app: Flask, client: FlaskClient) ->
     client.post(f"/e/{token}/players", data={"names": f"Eve\n{long}\nAna"})
     director = page(client, f"/e/{token}")
     assert "Maximilien-xxxxxxxxx…: Name is longer than 80 characters" in director
-    assert "Eve" not in director  # nothing checked in while a name is refused
+    assert "Already checked in: Ana." in director  # said, not refused
+    assert "<span>Eve</span>" not in director  # nothing checked in while a name is refused
+    assert f">Eve\n{long}\nAna</textarea>" in director  # what was typed, given back
+    # Corrected: the others are checked in, those already in said again; a line of
+    # dashes (a pasted list's rule) is no one.
+    client.post(f"/e/{token}/players", data={"names": "Eve\n-----\nAna\nEve"})
+    names = [p.name for p in fresh(app, event_id(app, token)).players]
+    assert names == ["Ana", "Bruno", "Chloé", "Dora", "Eve"]
 
 
 def test_a_tables_people_are_checked_in_at_once(app: Flask, client: FlaskClient) -> None:
@@ -462,6 +469,10 @@ def test_an_exported_concours_is_imported_and_goes_on(app: Flask, client: FlaskC
     moved_on = fresh(app, second_id(app, again))
     seated = [s for t in moved_on.tables if t.round == 2 for s in t.seats]
     assert sorted(seated + list(moved_on.rounds[1].byes)) == list(range(1, 19))
+
+
+def event_id(app: Flask, token: str) -> int:
+    return second_id(app, token)
 
 
 def second_id(app: Flask, token: str) -> int:
