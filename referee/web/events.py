@@ -531,6 +531,19 @@ def card(play_token: str, number: int) -> Page:
     return (page, 422) if errors else page
 
 
+@bp.get("/c/<play_token>/<int:number>/director")
+def back_to_director(play_token: str, number: int) -> BaseResponse:
+    """From a table's game under correction, back to the director's page: on the
+    director's own phone (which knows the concours), else the table's card (the
+    director's link is never written in a page the tables may see)."""
+    event = service.find_play(play_token)
+    if event is None:
+        abort(404)
+    if event.token in session.get("events", []):
+        return _back(event)
+    return redirect(url_for("events.card", play_token=play_token, number=number))
+
+
 @bp.get("/ev/<view_token>")
 def public(view_token: str) -> Response:
     """The public page: the ranking (tie-breaks shown), the seating, the results."""

@@ -267,6 +267,12 @@ def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskCli
         data={"reason": "wrong table", "version": version(client, view)},
     )
     game_token = opened.headers["Location"].rsplit("/", 1)[1]
+    # The game under correction leads back to the director's page, on the director's phone.
+    back = re.search(r'href="(/c/[^"]+/director)"', page(client, f"/g/{game_token}"))
+    assert back is not None
+    assert client.get(back.group(1)).headers["Location"] == f"/e/{token}"
+    stranger = client.application.test_client()
+    assert "/c/" in stranger.get(back.group(1)).headers["Location"]
     first = re.findall(
         r'name="points(\d)" [^>]*value="(-?\d+)"', page(client, f"/g/{game_token}/deal/1/edit")
     )
