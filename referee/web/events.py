@@ -216,26 +216,50 @@ def _with_table_people(form: Any) -> str:
     return "\n".join([text, *more])
 
 
+#: A whole number as a director types it, a minus sign allowed (its range is the
+#: event's to check, which says it with the number).
+_SIGNED = re.compile(r"\s*([-−]?)\s*(\d{1,9})\s*")
+
+
 def _setup(form: Any) -> service.Setup:
+    """The new concours's form as a `Setup`; what is not a number where one is
+    wanted is refused here, naming its field and what was typed."""
+    problems = []
+
+    def number(text: str | None, field: str, default: int | None = None) -> int | None:
+        if text is None or not text.strip():
+            return default
+        found = _SIGNED.fullmatch(text)
+        if found is None:
+            problems.append(problem("not_integer", field, value=text.strip()[:20]))
+            return None
+        return int(found.group(2)) * (-1 if found.group(1) else 1)
+
     kind = form.get("length_kind", "deals")
-    length = whole(form.get("length"))
+    length = number(form.get("length"), f"length.{'minutes' if kind == 'minutes' else 'deals'}")
     bye_text = form.get("bye", "0").strip()
-    places = [whole(p) for p in form.get("places", "").replace(";", ",").split(",") if p.strip()]
+    places = [
+        number(p, f"ranking.places[{i}]")
+        for i, p in enumerate(form.get("places", "").replace(";", ",").split(","))
+        if p.strip()
+    ]
     ranking: dict[str, Any] = {
         "rule": form.get("rule", "score"),
         "tie_breaks": [t for t in form.getlist("tie_breaks") if t] or ["lot"],
-        "bye": None
-        if bye_text == "average"
-        else (whole(bye_text.lstrip("-")) or 0) * (-1 if bye_text.startswith("-") else 1),
+        "bye": None if bye_text == "average" else number(bye_text, "ranking.bye", 0),
     }
     if places:
-        ranking["places"] = [p if p is not None else form.get("places") for p in places]
+        ranking["places"] = places
+    rounds = number(form.get("rounds"), "rounds_planned")
+    size = number(form.get("table_size"), "draw.table_size", 4)
+    if problems:
+        raise RulesError(problems)
     return service.Setup(
         name=form.get("name", ""),
         game=form.get("game", ""),
         format=form.get("format", "individual"),
-        table_size=whole(form.get("table_size")) or 4,
-        rounds=whole(form.get("rounds")) or 0,
+        table_size=size or 4,
+        rounds=rounds if rounds is not None else 0,
         deals=length if kind == "deals" else None,
         minutes=length if kind == "minutes" else None,
         ranking=ranking,

@@ -600,3 +600,26 @@ def test_the_home_page_leads_to_a_new_concours_and_back_to_this_phones(
     # Another phone does not see it.
     other = client.application.test_client()
     assert f"/e/{token}" not in other.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "said"),
+    [
+        ("rounds", "-3", "Rounds -3 is out of range: 1 to 30"),
+        ("rounds", "abc", "abc"),
+        ("length", "-1", "-1 is out of range"),
+        ("places", "-5, 2", "-5"),
+        ("bye", "lots", "lots"),
+    ],
+)
+def test_the_new_concours_form_says_what_was_typed(
+    client: FlaskClient, field: str, typed: str, said: str
+) -> None:
+    client.get("/lang/en?next=/")
+    form = {"name": "Club", "game": "pad", "rounds": "3", "length": "4", "players": "A\nB\nC\nD"}
+    form |= {"rule": "places"} if field == "places" else {}
+    refused = client.post("/events/new", data={**form, field: typed})
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert said in text
+    assert "Rounds 0 is out of range" not in text
