@@ -164,8 +164,10 @@ def from_validation(error: ValidationError, model: type[Any]) -> list[Problem]:
         elif kind in ("greater_than_equal", "less_than_equal") and field:
             low, high = _bounds(model, location[0])
             found.append(problem("out_of_range", field, value=value, low=low, high=high))
-        elif kind.startswith("string"):
+        elif kind.startswith("string") and location[-1] == "key":
             found.append(problem("key_malformed", field, value=value))
+        elif kind.startswith("string"):  # a name, a reason: text wanted
+            found.append(problem("event_text", field, value=value))
         else:  # not an object where one is wanted
             found.append(problem("not_object", field, value=value))
     return found

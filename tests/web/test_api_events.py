@@ -55,6 +55,11 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     assert api.call("POST", accept, {"who": "Nobody"}).status_code == 422
     assert api.call("POST", accept, {"who": seated[1], "version": 0}).status_code == 422
     assert api.call("POST", accept, {"whom": seated[1]}).status_code == 422
+    number = api.call("POST", accept, {"who": 123})
+    assert number.status_code == 422
+    assert (
+        number.get_json()["errors"][0]["message"] == "Who accepts must be written as text, not 123"
+    )
     assert api.call("POST", accept, data="{not json").status_code == 400
     done = api.call("POST", accept, {"who": seated[1]})
     assert done.status_code == 200, done.get_json()
