@@ -70,12 +70,19 @@ def create(app: Flask, client: FlaskClient, **more: str) -> tuple[str, Event]:
         return token, fresh(app, found.id)
 
 
-def play_round(app: Flask, client: FlaskClient, event_id: int, round: int, seed: int) -> None:
-    """Every table of the round plays its two deals on its game's page, then an
-    opponent accepts on the table's card."""
+def play_round(
+    app: Flask,
+    client: FlaskClient,
+    event_id: int,
+    round: int,
+    seed: int,
+    done: tuple[int, ...] = (),
+) -> None:
+    """Every table of the round (but those `done`) plays its two deals on its game's
+    page, then an opponent accepts on the table's card."""
     event = fresh(app, event_id)
     play = event.play_token
-    for table in [t for t in event.tables if t.round == round]:
+    for table in [t for t in event.tables if t.round == round and t.number not in done]:
         assert table.game_row is not None
         card = page(client, f"/c/{play}/{table.number}")
         game_token = table.game_row.token
@@ -578,8 +585,19 @@ def test_a_concours_exported_mid_round_goes_on_where_it_stopped(
     assert kept.game_row is not None
     assert [d.data for d in kept.game_row.deals] == [{"points": [6, -2, -2, -2]}]
     assert "1 of 2 deals played." in page(client, f"/c/{imported.play_token}/1")
+    # A table whose game ends before the round's deals (its last deal ticked): the
+    # round ends there for it, and its card says so.
+    other = next(t for t in imported.tables if t.number == 2)
+    assert other.game_row is not None
+    last = {"action": "save", "last": "1", **deal}
+    client.post(f"/g/{other.game_row.token}/deal", data=last)
+    ended = page(client, f"/c/{imported.play_token}/2")
+    assert "The game ended after 1 deal: the round ends there for this table." in ended
+    names = {p.number: p.name for p in imported.players}
+    accepting = {"who": names[other.seats[1]]}
+    assert client.post(f"/c/{imported.play_token}/2", data=accepting).status_code == 302
     # The round is played to its end on the imported concours, and ranked.
-    play_round(app, client, imported.id, 1, seed=3)
+    play_round(app, client, imported.id, 1, seed=3, done=(2,))
     with app.app_context():
         done = service.find(again)
         assert done is not None
