@@ -269,7 +269,7 @@ def seed(url: str, count: int, history: int) -> list[tuple[str, str]]:
 
 
 #: A request's kind: its path with the tokens left out.
-_KIND = re.compile(r"/[A-Za-z0-9_-]{16,}")
+_KIND = re.compile(r"/[A-Za-z0-9_-]{16,}(?:/\d+)?")
 _CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(rb'name="key" value="([^"]+)"')
 

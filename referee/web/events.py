@@ -11,6 +11,7 @@ views parse forms, call `services.events` and redirect.
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
 from decimal import Decimal
 from typing import Any
@@ -59,6 +60,11 @@ bp = Blueprint("events", __name__)
 #: version and language and kept: 400 phones and 50 TVs told of a new version at
 #: once ask for the same few pages (`bench/concours.py`).
 SHOWN: LRU[CachedPage] = LRU(256)
+
+#: Each shared page's latest drawing: when, and its key in SHOWN (`_shown`).
+LATEST: dict[tuple[str, str, str], tuple[float, tuple[str, str, int, str]]] = {}
+#: A shared page is drawn at most this often, in seconds (`_shown`).
+FRESH = 3.0
 
 #: The tie-breaks a director may choose among, in the order offered.
 TIE_BREAKS = tuple(t.value for t in TieBreak)
@@ -501,15 +507,28 @@ def import_event() -> Page:
 
 def _shown(event: Event | None, template: str, **more: Any) -> Response:
     """A page every reader of the event sees alike, drawn and compressed once per
-    version and language; a reload of an unchanged page is a 304."""
+    version and language; a reload of an unchanged page is a 304.
+
+    Drawn at most once every `FRESH` seconds: when 100 tables accept their results
+    within a few seconds (the end of a round), each acceptance is a version, and
+    450 phones and TVs reloading would draw the 400-line ranking once each. A page
+    younger than that is served as it is; its own version is older than the
+    event's, so its script loads it again (after its `data-calm`) and catches up."""
     if event is None:
         abort(404)
     lang = str(get_locale())
-    key = (template, event.id, event.version, lang)
-    etag = f"e{event.id}-{event.version}-{lang}-{template.rsplit('/', 1)[-1]}"
+    key = (template, event.uid, event.version, lang)
+    etag = f"e{event.uid}-{event.version}-{lang}-{template.rsplit('/', 1)[-1]}"
+    recent = LATEST.get((template, event.uid, lang))
+    if recent is not None and recent[1] != key and time.monotonic() - recent[0] < FRESH:
+        held = SHOWN.peek(recent[1])
+        if held is not None:
+            return held.response(request.accept_encodings, request.if_none_match)
 
     def draw() -> CachedPage:
-        return CachedPage.of(render_template(template, **_common(_loaded(event)), **more), etag)
+        page = CachedPage.of(render_template(template, **_common(_loaded(event)), **more), etag)
+        LATEST[template, event.uid, lang] = (time.monotonic(), key)
+        return page
 
     page = SHOWN.get_or_make(key, draw)
     return page.response(request.accept_encodings, request.if_none_match)

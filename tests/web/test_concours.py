@@ -645,3 +645,22 @@ def test_the_new_concours_form_says_what_was_typed(
     text = refused.get_data(as_text=True)
     assert said in text
     assert "Rounds 0 is out of range" not in text
+
+
+def test_a_shared_page_is_drawn_at_most_every_few_seconds(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import referee.web.events as pages
+
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="1")
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    public = f"/ev/{event.view_token}"
+    drawn = re.search(r'data-version="(\d+)"', page(client, public))
+    assert drawn is not None
+    monkeypatch.setattr(pages, "FRESH", 60.0)
+    # The event moves on (a late arrival): within FRESH, the page drawn is served.
+    client.post(f"/e/{token}/players", data={"names": "Zed"})
+    assert f'data-version="{drawn.group(1)}"' in page(client, public)
+    monkeypatch.setattr(pages, "FRESH", 0.0)
+    assert f'data-version="{drawn.group(1)}"' not in page(client, public)
