@@ -102,6 +102,29 @@ def round_full(game_id: int, deals: int) -> tuple[Event, EventTable] | None:
     return found if length is not None and deals >= length and not table.correcting else None
 
 
+def card_of(play_token: str, number: int) -> tuple[Event, EventTable] | None:
+    """A table's card: the event with its players and rounds, and table `number`
+    of the round in play with its game and deals, and nothing else (100 tables
+    read their cards at the end of a round: not the whole event each)."""
+    event = db.session.scalar(
+        select(Event)
+        .where(Event.play_token == play_token)
+        .options(selectinload(Event.players), selectinload(Event.rounds))
+    )
+    if event is None:
+        return None
+    table = db.session.scalar(
+        select(EventTable)
+        .where(
+            EventTable.event_id == event.id,
+            EventTable.round == len(event.rounds),
+            EventTable.number == number,
+        )
+        .options(selectinload(EventTable.game_row).selectinload(Game.deals))
+    )
+    return None if table is None else (event, table)
+
+
 def find_play(play_token: str) -> Event | None:
     return db.session.scalar(select(Event).where(Event.play_token == play_token))
 

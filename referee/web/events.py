@@ -545,10 +545,10 @@ def tables(play_token: str) -> Response:
 def card(play_token: str, number: int) -> Page:
     """A table's card: its players this round, its game (to play it), and once the
     round is over, an opponent's acceptance of the result."""
-    event = _loaded(service.find_play(play_token))
-    table = service.table_of(event, number)
-    if table is None:
+    found = service.card_of(play_token, number)
+    if found is None:
         abort(404)
+    event, table = found
     errors: list[str] = []
     if request.method == "POST":
         try:
