@@ -32,7 +32,8 @@
       const s = Math.ceil(ms / 1000);
       const mm = String(Math.floor(s / 60)).padStart(2, "0");
       const ss = String(s % 60).padStart(2, "0");
-      left.textContent = `${mm}:${ss}`;
+      // "12:34 left": a countdown, not the time of day.
+      left.textContent = (clock.dataset.left || "{time}").replace("{time}", `${mm}:${ss}`);
       clock.classList.toggle("alarm", ms <= alarm);
       window.setTimeout(tick, 250);
     };

@@ -27,6 +27,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import RulesError, problem
+from referee.engine.explain import MINUS
 from referee.engine.names import clean
 from referee.engine.records import score_record
 from referee.events import eventfile
@@ -532,6 +533,8 @@ def status(event: Event, table: EventTable) -> Status:
         ready = deals >= event.length_deals or finished
     else:
         ready = deals >= 1 and (left == 0 or finished)
+    if table.accepted is not None:  # what counts, even while a correction is under way
+        scores = list(table.accepted)
     return Status(deals, scores, ready, table.accepted is not None, left)
 
 
@@ -618,7 +621,11 @@ def cancel(event: Event, table: EventTable, version: int | None = None) -> None:
     if now is None:
         raise LookupError(table.number)
     if table.accepted is not None and now != list(table.accepted):
-        shown = " · ".join(str(s) for s in table.accepted)
+        names = {p.number: p.name for p in event.players}
+        shown = " · ".join(
+            f"{names.get(seat, seat)} {str(total).replace('-', MINUS)}"
+            for seat, total in zip(table.seats, table.accepted, strict=False)
+        )
         raise RulesError([problem("correction_changed", None, value=shown)])
     reason = table.correcting
     table.correcting = None

@@ -81,6 +81,11 @@ NO_STORE = frozenset(
         "tables.evening",
         "tables.statistics",
         "tables.import_table",
+        # A concours's director's page (its link, its games' links), its forms.
+        "events.new",
+        "events.director",
+        "events.card",
+        "events.import_event",
     }
 )
 # A game's own tools at the table carry forms too.

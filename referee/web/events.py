@@ -224,7 +224,7 @@ def _with_table_people(form: Any) -> str:
 
 #: A whole number as a director types it, a minus sign allowed (its range is the
 #: event's to check, which says it with the number).
-_SIGNED = re.compile(r"\s*([-−]?)\s*(\d{1,9})\s*")
+_SIGNED = re.compile(r"\s*([-−]?)\s*([0-9]{1,9})\s*")
 
 
 def _setup(form: Any) -> service.Setup:
@@ -257,6 +257,8 @@ def _setup(form: Any) -> service.Setup:
     if places:
         ranking["places"] = places
     rounds = number(form.get("rounds"), "rounds_planned")
+    if rounds is None and not (form.get("rounds") or "").strip():
+        problems.append(problem("missing", "rounds_planned"))
     size = number(form.get("table_size"), "draw.table_size", 4)
     if problems:
         raise RulesError(problems)
@@ -453,7 +455,12 @@ def correct(token: str, round: int, number: int) -> BaseResponse:
 def apply(token: str, round: int, number: int) -> BaseResponse:
     event = _director(token)
     table = _table(event, round, number)
-    return _act(event, lambda: service.apply(event, table, _version()))
+
+    def act() -> None:
+        service.apply(event, table, _version())
+        flash(_("Correction applied: the ranking counts it."))
+
+    return _act(event, act)
 
 
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/cancel")

@@ -332,6 +332,16 @@ def _round_played(game: Game, deals: int) -> None:
     full = events.round_full(game.id, deals)
     if full is not None:
         event, table = full
+        if request.method == "POST":  # another phone recorded the round's last deal first
+            flash(
+                _(
+                    "Another phone recorded the round's last deal meanwhile: yours was not "
+                    "recorded. Check the totals on the table's card."
+                )
+            )
+            abort(
+                redirect(url_for("events.card", play_token=event.play_token, number=table.number))
+            )
         flash(
             ngettext(
                 "The round's %(num)d deal is played: an opponent accepts the result on the "

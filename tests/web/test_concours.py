@@ -287,12 +287,20 @@ def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskCli
     assert len(original) == 4
     # Changed, the game contradicts the accepted result: giving up is refused in words.
     edit_first_deal(client, game_token, ("40", "-20", "-10", "-10"))
+    # Until applied, the table's card still shows the accepted result.
+    assert before is not None
+    card = page(client, f"/c/{event.play_token}/1")
+    shown = [int(b.replace("−", "-")) for b in re.findall(r"</span> <b>([^<]+)</b>", card)]
+    assert shown == list(before)
     refused = client.post(
         f"/e/{token}/round/1/table/1/cancel", data={"version": version(client, view)}
     )
     assert refused.status_code == 302
     director = page(client, f"/e/{token}")
     assert "The game no longer gives the accepted result" in director
+    seated = fresh(app, event.id).tables[0]
+    first_name = next(p.name for p in fresh(app, event.id).players if p.number == seated.seats[0])
+    assert f"{first_name} {str(before[0]).replace('-', '−')} · " in director
     assert "Give up the correction" in director
     # Put back, the correction is given up: the result stays, the history says so,
     # and the link the director used no longer changes the game.
@@ -303,6 +311,7 @@ def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskCli
     assert after.accepted == before
     director = page(client, f"/e/{token}")
     assert "correction given up · round 1 · table 1 · wrong table" in director
+    assert "result accepted · round 1 · table 1 · by " in director  # who accepted
     assert "Give up the correction" not in director
     assert client.get(f"/g/{game_token}").status_code in (302, 404)
 
@@ -311,6 +320,8 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     client.get("/lang/fr?next=/")
     token, event = create(app, client, entry_fee="5")
     view, play = event.view_token, event.play_token
+    # The director's page and the cards hold secret links and forms: never stored.
+    assert client.get(f"/e/{token}").headers["Cache-Control"] == "no-store"
     director = page(client, f"/e/{token}")
     assert re.search(r"inscription 5,00\s€", director)  # the fee as French writes money
     # No result yet: no ranking "by lot" before anyone played.
@@ -338,10 +349,12 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     game = page(client, f"/g/{table.game_row.token}")
     assert "Les 2 donnes du tour sont jouées" in game
     assert "Saisir la donne 3" not in game  # the round counts its 2 deals, no more
+    assert client.get(f"/c/{play}/1").headers["Cache-Control"] == "no-store"
     # A third deal, a form left open or typed by hand, is not taken: the card says why.
     third = client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
     assert third.headers["Location"].endswith(f"/c/{play}/1")
-    assert "Les 2 donnes du tour sont jouées" in page(client, f"/c/{play}/1")
+    told = page(client, f"/c/{play}/1")
+    assert "Un autre téléphone a enregistré entre-temps la dernière donne du tour" in told
     assert client.get(f"/g/{table.game_row.token}/deal").status_code == 302
     with app.app_context():
         kept = service.game_service.find(table.game_row.token)
@@ -593,6 +606,9 @@ def test_a_concours_exported_mid_round_goes_on_where_it_stopped(
     client.post(f"/g/{other.game_row.token}/deal", data=last)
     ended = page(client, f"/c/{imported.play_token}/2")
     assert "The game ended after 1 deal: the round ends there for this table." in ended
+    over = page(client, f"/g/{other.game_row.token}")
+    assert "Same table again" not in over  # a concours's game is not followed by another
+    assert "the game ended after 1 deal" in page(client, f"/e/{again}")  # the director sees it
     names = {p.number: p.name for p in imported.players}
     accepting = {"who": names[other.seats[1]]}
     assert client.post(f"/c/{imported.play_token}/2", data=accepting).status_code == 302
@@ -632,6 +648,8 @@ def test_the_home_page_leads_to_a_new_concours_and_back_to_this_phones(
         ("length", "-1", "-1 is out of range"),
         ("places", "-5, 2", "-5"),
         ("bye", "lots", "lots"),
+        ("rounds", "", "Rounds is missing"),
+        ("rounds", "٣", "٣"),
     ],
 )
 def test_the_new_concours_form_says_what_was_typed(
