@@ -14,7 +14,8 @@ document.addEventListener("submit", (event) => {
   window.setTimeout(() => {
     form.querySelectorAll("button:not([disabled])").forEach((b) => {
       b.disabled = true;
-      b.dataset.sending = "1";  // put back by pageshow, unlike a button the page disabled
+      // put back by pageshow, unlike a button the page disabled
+      b.dataset.sending = "1";
     });
   }, 0);
 });
@@ -227,7 +228,8 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
         }
         panel.hidden = !answer.ok && !panel.querySelector(".field-errors p");
       })
-      .catch(() => {  // no answer: the preview says it waits, it does not vanish
+      // no answer: the preview says it waits, it does not vanish
+      .catch(() => {
         if (!panel) return;
         const box = panel.querySelector('.field-errors[data-for=""]');
         const note = document.createElement("p");
@@ -318,29 +320,25 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     if (heard) heard.textContent = document.body.dataset[ok ? "heard" : "silent"].replace("{time}", clock(last));
   };
   news(true);
-  const gone = () => {  // the link was replaced
+  // the link was replaced
+  const gone = () => {
     if (!live.dataset.gone) return;
     const say = () => {
       live.textContent = live.dataset.gone;
       live.className = "gone";
       live.hidden = false;
     };
-    // Where the server leads this page now, go (a concours table's game, its result
-    // accepted: the table's card); else say the link was replaced.
-    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
-      .then((r) => {
-        if (r.ok && r.redirected && !leaving) window.location.assign(r.url);
-        else say();
-      })
-      .catch(say);
+    // Go where the server now leads (a concours's card), else say so.
+    fetch(location.href, { cache: "no-store" })
+      .then((r) => (r.ok && r.redirected && !leaving ? location.assign(r.url) : say()), say);
   };
-  let stale = false;  // a change seen while the page was hidden: reload when shown
+  // a change seen while the page was hidden: reload when shown
+  let stale = false;
   // Once this phone leaves the page (a form sent, a link followed), a change it
   // hears must not reload the page: that reload would race its own navigation
   // (and eat the message of the page it goes to).
   let leaving = false;
-  // A page read by many at once (a concours's: 400 phones and 50 TVs) asks to be
-  // loaded again at most every `data-calm` seconds: a burst of results is one reload.
+  // Reloaded at most every `data-calm` s: a burst of results, one reload.
   const calm = Number(live.dataset.calm || 0) * 1000;
   const opened = Date.now();
   let later = null;
@@ -380,13 +378,13 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
         window.setTimeout(reject, 2000);
       }, reject);
     })
-      .catch(() => {})  // not kept: the reload asks the server, as before
+      // not kept: the reload asks the server, as before
+      .catch(() => {})
       .then(() => { if (!leaving) window.location.reload(); });
   };
   let timer = null;
   let source = null;
-  // How often to ask when there is no stream: every 1.5 s, or `data-poll` seconds on
-  // a page read by many whose changes can wait (a concours's ranking, seating).
+  // Asked every 1.5 s without a stream, or `data-poll` s (a page read by many).
   const every = Number(live.dataset.poll || 1.5) * 1000;
   const poll = () => {
     if (document.visibilityState !== "visible" || leaving) return;
@@ -408,7 +406,8 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   // EventSource, or once the stream is refused for good.
   const follow = () => {
     if (!(window.EventSource && live.dataset.liveUrl)) {
-      timer = window.setInterval(poll, every);  // a change shows within 1.5 s, plus the reload
+      // a change shows within 1.5 s, plus the reload
+      timer = window.setInterval(poll, every);
       return;
     }
     source = new EventSource(live.dataset.liveUrl + (takesPages() ? "?pages=1" : ""));
@@ -416,7 +415,8 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     source.addEventListener("page", (message) => { news(true); take(message.data); });
     source.addEventListener("gone", () => { source.close(); gone(); });
     source.onerror = () => {
-      if (new Date() - last > 5000) news(false);  // not the end of a polling answer
+      // not the end of a polling answer
+      if (new Date() - last > 5000) news(false);
       // Reconnecting is the browser's job; a refusal (404: the link was replaced)
       // closes the stream: the poll says which.
       if (source.readyState === EventSource.CLOSED) { poll(); timer = window.setInterval(poll, every); }
@@ -432,7 +432,8 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
   // server's "still here" (every 15 s) is dead without knowing it (a phone that
   // changed networks): opened again.
   window.addEventListener("offline", () => news(false));
-  window.addEventListener("online", () => {  // back: ask again at once
+  // back: ask again at once
+  window.addEventListener("online", () => {
     if (!source || leaving) return;
     source.close();
     follow();
