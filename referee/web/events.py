@@ -326,6 +326,11 @@ def _act(event: Event, action: Any) -> BaseResponse:
     return _back(event)
 
 
+#: Refusals of a check-in said at most (the rest counted): they travel in the
+#: session's cookie, as does the list given back if it is no longer than this.
+SAID = 8
+MAX_GIVEN_BACK = 1500
+
 #: A problem of the n-th player of the event (from 1), as the event file's checks blame it.
 _PLAYER_FIELD = re.compile(r"players\[(\d+)\]")
 
@@ -354,9 +359,14 @@ def check_in(token: str) -> BaseResponse:
         try:
             added = service.check_in(event, text, _version())
         except RulesError as error:
-            for message in _naming(error, wanted, before):
+            said = _naming(error, wanted, before)
+            for message in said[:SAID]:
                 flash(message)
-            session["typed_names"] = typed[:20_000]  # given back to be corrected
+            if len(said) > SAID:
+                flash(_("And %(n)d more.", n=len(said) - SAID))
+            # Given back to be corrected, when it fits the session's cookie.
+            if len(typed.encode()) <= MAX_GIVEN_BACK:
+                session["typed_names"] = typed
             return
         flash(_("Checked in: %(names)s.", names=", ".join(added)))
 

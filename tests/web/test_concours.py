@@ -682,3 +682,16 @@ def test_a_shared_page_is_drawn_at_most_every_few_seconds(
     assert f'data-version="{drawn.group(1)}"' in page(client, public)
     monkeypatch.setattr(pages, "FRESH", 0.0)
     assert f'data-version="{drawn.group(1)}"' not in page(client, public)
+
+
+def test_a_long_refused_list_keeps_the_session_small(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, _ = create(app, client, players="Ana\nBruno\nChloé\nDora")
+    names = "\n".join(f"Player {n} " + "x" * 90 for n in range(30))  # each too long
+    answer = client.post(f"/e/{token}/players", data={"names": names})
+    cookie = answer.headers.get("Set-Cookie", "")
+    assert len(cookie) < 4096  # a browser keeps a cookie up to 4 KB: the session stays
+    director = page(client, f"/e/{token}")
+    assert director.count("is longer than 80 characters") == 8
+    assert re.search(r"And \d+ more\.", director)  # the rest counted, not listed
+    assert "x" * 90 not in director.split("<textarea")[1].split("</textarea>")[0]
