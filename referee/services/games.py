@@ -764,6 +764,12 @@ def post_correction(
     return Posted(Answer.CORRECTED, game, number)
 
 
+def recorded_by(key: str | None) -> int | None:
+    """The number of the deal a form's key recorded, if it recorded one (a retry
+    after a dropped answer is told so, not refused as a new deal)."""
+    return _keyed_number(key)
+
+
 def _keyed_number(key: str | None) -> int | None:
     """The number of the deal this form key recorded (taken back since, or not)."""
     row = db.session.get(Submission, key) if key else None

@@ -300,7 +300,8 @@ def deal(token: str) -> Page:
     # Read to be shown, as the form was: the deal is appended to the game as scored
     # (`add_deal(shown=)`), its 30 deals neither loaded as objects nor read again.
     game, deals = load_shown(token)
-    _round_played(game, len(deals))
+    if service.recorded_by(form_key(request.form.get("key"))) is None:
+        _round_played(game, len(deals))  # a retry of a recorded deal is answered as such
     number = len(deals) + 1
     scored = service.scored(game, deals)
     values = values_of(request.form)

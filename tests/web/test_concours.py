@@ -343,13 +343,18 @@ def test_what_the_director_and_the_tables_read(app: Flask, client: FlaskClient) 
     game = page(client, f"/g/{table.game_row.token}")
     assert f"/c/{play}/1" in game
     assert "Les 2 donnes du tour sont jouées" not in game
-    for _ in range(2):
+    for n in range(2):
         points = {f"points{i}": str(i) for i in range(4)}
-        client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
+        keyed = {"action": "save", "key": f"round-one-deal-{n}", **points}
+        client.post(f"/g/{table.game_row.token}/deal", data=keyed)
     game = page(client, f"/g/{table.game_row.token}")
     assert "Les 2 donnes du tour sont jouées" in game
     assert "Saisir la donne 3" not in game  # the round counts its 2 deals, no more
     assert client.get(f"/c/{play}/1").headers["Cache-Control"] == "no-store"
+    # The last deal's post sent again (its answer lost on the way) is told it was recorded.
+    again = client.post(f"/g/{table.game_row.token}/deal", data=keyed)
+    assert again.headers["Location"].endswith(f"/g/{table.game_row.token}")
+    assert "Cette donne était déjà enregistrée" in page(client, f"/g/{table.game_row.token}")
     # A third deal, a form left open or typed by hand, is not taken: the card says why.
     third = client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
     assert third.headers["Location"].endswith(f"/c/{play}/1")
