@@ -300,8 +300,7 @@ def deal(token: str) -> Page:
     # Read to be shown, as the form was: the deal is appended to the game as scored
     # (`add_deal(shown=)`), its 30 deals neither loaded as objects nor read again.
     game, deals = load_shown(token)
-    if service.recorded_by(form_key(request.form.get("key"))) is None:
-        _round_played(game, len(deals))  # a retry of a recorded deal is answered as such
+    _round_played(game, len(deals), form_key(request.form.get("key")))
     number = len(deals) + 1
     scored = service.scored(game, deals)
     values = values_of(request.form)
@@ -327,12 +326,17 @@ def deal(token: str) -> Page:
     return _deal_posted(token, posted, values, entered, opened_for)
 
 
-def _round_played(game: Game, deals: int) -> None:
+def _round_played(game: Game, deals: int, key: str | None = None) -> None:
     """A concours table's game whose round's deals are all in takes no more: its
-    phone is led to the table's card, where an opponent accepts the result."""
+    phone is led to the table's card, where an opponent accepts the result. A post
+    of a deal its `key` recorded already (sent again, its answer lost) goes on to
+    be answered as such (the key looked up only then: a deal that fits is written
+    without it)."""
     full = events.round_full(game.id, deals)
     if full is not None:
         event, table = full
+        if request.method == "POST" and service.recorded_by(key) is not None:
+            return
         if request.method == "POST":  # another phone recorded the round's last deal first
             flash(
                 _(
