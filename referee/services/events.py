@@ -74,21 +74,20 @@ def find_view(view_token: str) -> Event | None:
 def table_of_link(token: str) -> tuple[Event, EventTable] | None:
     """The concours table whose phones played with this game link, before its
     result was accepted (the link then gave way: only the director changes it)."""
-    table = db.session.scalar(select(EventTable).where(EventTable.table_token == token))
-    if table is None:
-        return None
-    event = db.session.get(Event, table.event_id)
-    return None if event is None else (event, table)
+    return _with_event(select(EventTable).where(EventTable.table_token == token))
 
 
 def table_of_game(game_id: int) -> tuple[Event, EventTable] | None:
     """The concours table that plays this game, with its event (None: a game of
     its own, the usual case)."""
-    table = db.session.scalar(select(EventTable).where(EventTable.game_id == game_id))
-    if table is None:
-        return None
-    event = db.session.get(Event, table.event_id)
-    return None if event is None else (event, table)
+    return _with_event(select(EventTable).where(EventTable.game_id == game_id))
+
+
+def _with_event(query: Any) -> tuple[Event, EventTable] | None:
+    """The table `query` finds, with its event."""
+    table = db.session.scalar(query)
+    event = None if table is None else db.session.get(Event, table.event_id)
+    return None if event is None or table is None else (event, table)
 
 
 def round_full(game_id: int, deals: int) -> tuple[Event, EventTable] | None:
@@ -489,13 +488,16 @@ def table_of(event: Event, number: int, round: int | None = None) -> EventTable 
     return next((t for t in event.tables if t.round == round and t.number == number), None)
 
 
-def _scores_at(table: EventTable, event: Event) -> list[int] | None:
+def _scores_at(
+    table: EventTable, event: Event, scored: game_service.Scored | None = None
+) -> list[int] | None:
     """The table's totals as the round counts them: after its first `length_deals`
-    deals (a round of deals), or all of them (a timed round)."""
+    deals (a round of deals), or all of them (a timed round). `scored`: the game
+    as scored already, if the caller has it."""
     game = table.game_row
     if game is None:
         return None
-    scored = game_service.scored(game)
+    scored = scored or game_service.scored(game)
     deals = event.length_deals
     if deals is None or len(scored.standings.deals) <= deals:
         return list(scored.standings.scores)
@@ -525,8 +527,9 @@ def ends_at(event: Event) -> datetime.datetime | None:
 def status(event: Event, table: EventTable) -> Status:
     game = table.game_row
     deals = len(game.deals) if game is not None else 0
-    scores = _scores_at(table, event) or [0] * len(table.seats)
-    finished = bool(game is not None and game_service.scored(game).standings.finished)
+    scored = game_service.scored(game) if game is not None else None  # once, for both
+    scores = _scores_at(table, event, scored) or [0] * len(table.seats)
+    finished = bool(scored is not None and scored.standings.finished)
     end = ends_at(event)
     left = None if end is None else max(0, int((end - utcnow()).total_seconds()))
     if event.length_deals:

@@ -344,11 +344,13 @@ def check_in(token: str) -> BaseResponse:
     here = {p.name.casefold() for p in event.players}
     wanted: list[str] = []
     already: list[str] = []
+    taken: set[str] = set()
     for name in service.names_from(_with_table_people(request.form)):
         if name.casefold() in here:
             already.append(name)
-        elif name.casefold() not in {w.casefold() for w in wanted}:
+        elif name.casefold() not in taken:
             wanted.append(name)
+            taken.add(name.casefold())
     text = "\n".join(wanted)
 
     def act() -> None:
@@ -463,12 +465,20 @@ def correct(token: str, round: int, number: int) -> BaseResponse:
 
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/apply")
 def apply(token: str, round: int, number: int) -> BaseResponse:
+    return _on_table(
+        token, round, number, service.apply, _("Correction applied: the ranking counts it.")
+    )
+
+
+def _on_table(token: str, round: int, number: int, action: Any, said: str) -> BaseResponse:
+    """A director's action on one table's result (`action(event, table, version)`),
+    then `said`; a refusal flashed in words (`_act`)."""
     event = _director(token)
     table = _table(event, round, number)
 
     def act() -> None:
-        service.apply(event, table, _version())
-        flash(_("Correction applied: the ranking counts it."))
+        action(event, table, _version())
+        flash(said)
 
     return _act(event, act)
 
@@ -476,14 +486,9 @@ def apply(token: str, round: int, number: int) -> BaseResponse:
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/cancel")
 def cancel(token: str, round: int, number: int) -> BaseResponse:
     """The director gives up a correction opened by mistake: the result stays."""
-    event = _director(token)
-    table = _table(event, round, number)
-
-    def act() -> None:
-        service.cancel(event, table, _version())
-        flash(_("Correction given up: the accepted result stays."))
-
-    return _act(event, act)
+    return _on_table(
+        token, round, number, service.cancel, _("Correction given up: the accepted result stays.")
+    )
 
 
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/accept")

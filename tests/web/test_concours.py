@@ -262,12 +262,18 @@ def edit_first_deal(client: FlaskClient, game_token: str, points: tuple[str, ...
     assert client.post(f"/g/{game_token}/deal/1/edit", data=edit).status_code == 302
 
 
-def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskClient) -> None:
+def round_one_played(app: Flask, client: FlaskClient, rounds: str, seed: int) -> tuple[str, Event]:
+    """A concours in English with round 1 drawn, played and accepted at every table."""
     client.get("/lang/en?next=/")
-    token, event = create(app, client, rounds="1")
+    token, event = create(app, client, rounds=rounds)
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    play_round(app, client, event.id, 1, seed=seed)
+    return token, event
+
+
+def test_a_correction_opened_by_mistake_is_given_up(app: Flask, client: FlaskClient) -> None:
+    token, event = round_one_played(app, client, rounds="1", seed=5)
     view = event.view_token
-    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
-    play_round(app, client, event.id, 1, seed=5)
     before = next(t for t in fresh(app, event.id).tables if t.number == 1).accepted
     opened = client.post(
         f"/e/{token}/round/1/table/1/correct",
@@ -447,11 +453,8 @@ def test_a_tables_people_are_checked_in_at_once(app: Flask, client: FlaskClient)
 
 
 def test_an_exported_concours_is_imported_and_goes_on(app: Flask, client: FlaskClient) -> None:
-    client.get("/lang/en?next=/")
-    token, event = create(app, client, rounds="2")
+    token, event = round_one_played(app, client, rounds="2", seed=7)
     view = event.view_token
-    client.post(f"/e/{token}/draw", data={"version": version(client, view)})
-    play_round(app, client, event.id, 1, seed=7)
     opened = client.post(
         f"/e/{token}/round/1/table/1/correct",
         data={"reason": "sheet misread", "version": version(client, view)},
