@@ -42,6 +42,8 @@ from referee.games import GAMES
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1
 UNREADABLE: Final = 2
+#: A command line asked for something that cannot be (argparse's own status).
+USAGE: Final = 2
 _CANNOT_WRITE: Final = N_("cannot write {path}: {reason}")
 _CANNOT_READ: Final = N_("cannot read {path}: {reason}")
 _DEAL_HEADING: Final = N_("Deal {n}")
@@ -99,6 +101,15 @@ _RANK: Final = {
     "ahead": N_("({separated})"),
     "level": N_("(level)"),
     "withdrawn": N_("withdrawn"),
+}
+#: `referee rank --season`.
+_SEASON: Final = {
+    "one": N_("one event file, or several with --season"),
+    "head": N_("Season: {count} {count|concours|concours}, best {best} counted"),
+    "event": N_("  {number}. {name}{provisional}"),
+    "provisional": N_(" (provisional)"),
+    "line": N_("{rank:>3}. {name}  {points}  [{results}]"),
+    "points": N_("--points {value}: whole numbers from 0 to 10000, first place first"),
 }
 #: The system's reasons (errno) in the user's words; others as the system says them.
 _REASONS: Final = {
@@ -625,9 +636,30 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     drawn.add_argument("--seed", type=_whole(lang), default=0, help="the same seed, the same draw")
     drawn.add_argument("--json", action="store_true", help='{"rounds": [{"tables", "byes"}]}')
     drawn.add_argument("--lang", choices=["fr", "en"], dest="draw_lang", help=argparse.SUPPRESS)
-    ranked = command("rank", "print a concours's ranking from its event file")
+    ranked = command("rank", "print a concours's ranking from its event file, or a season's")
     ranked.add_argument(
-        "file", help="the event file (referee-event/1 JSON), or - for standard input"
+        "file",
+        nargs="+",
+        help="the event file (referee-event/1 JSON), or - for standard input; with "
+        "--season, every concours of the season, oldest first",
+    )
+    ranked.add_argument(
+        "--season",
+        action="store_true",
+        help="rank a season: points by each concours's final place, the best results counted",
+    )
+    ranked.add_argument(
+        "--drop-worst",
+        type=_whole(lang),
+        default=0,
+        metavar="K",
+        help="with --season: each player's K worst results are not counted (default 0)",
+    )
+    ranked.add_argument(
+        "--points",
+        default=None,
+        help="with --season: season points by place, first place first "
+        "(default 25,20,16,13,11,10,9,8,7,6,5,4,3,2,1)",
     )
     ranked.add_argument("--json", action="store_true", help="a list of lines, best first")
     ranked.add_argument("--lang", choices=["fr", "en"], dest="rank_lang", help=argparse.SUPPRESS)
@@ -708,6 +740,98 @@ def draw_command(
         if played.byes:
             byes = " ".join(str(p) for p in played.byes)
             print(translate(lang, _DRAW["byes"]).format(players=byes), file=stdout)
+    return 0
+
+
+def season_command(
+    paths: Sequence[str],
+    drop_worst: int,
+    points: str | None,
+    as_json: bool,
+    lang: str,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Print the season's ranking over the event files at `paths` (oldest first):
+    season points by each concours's final place, each player's `drop_worst` worst
+    results not counted; `as_json` for programs."""
+    from referee.events.concours import figure, number
+    from referee.events.eventfile import MAX_EVENT_BYTES, load_event
+    from referee.events.season import (
+        DEFAULT_POINTS,
+        SEASON_NAMES,
+        held_of,
+        parse_rules,
+        season_rank,
+    )
+
+    table: list[int] = list(DEFAULT_POINTS)
+    if points is not None:
+        parts = [p for p in re.split(r"[,;\s]+", points.strip()) if p]
+        if not parts or not all(p.isascii() and p.isdigit() and len(p) <= 5 for p in parts):
+            print(translate(lang, _SEASON["points"]).format(value=points[:40]), file=stderr)
+            return USAGE
+        table = [int(p) for p in parts]
+    try:
+        rules = parse_rules({"points": table, "drop_worst": drop_worst})
+    except RulesError as error:
+        for message in error.messages(lang):
+            print(message, file=stderr)
+        return USAGE
+    held = []
+    for path in paths:
+        try:
+            data = Path(path).read_bytes()[: MAX_EVENT_BYTES + 1]
+        except OSError as error:
+            why = reason(error, lang)
+            print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
+            return UNREADABLE
+        try:
+            event = load_event(data)
+        except RulesError as error:
+            for message in error.messages(lang):
+                print(f"{path}: {message}", file=stderr)
+            return INVALID
+        held.append(held_of(event.name, event.date, event.concours))
+    lines = season_rank(rules, held)
+    if as_json:
+        out = [
+            {
+                "rank": line.rank,
+                "name": line.name,
+                "points": number(line.points),
+                "results": [None if r is None else number(r) for r in line.results],
+                "places": list(line.places),
+                "dropped": [i + 1 for i in line.dropped],
+                "separated_by": line.separated_by,
+            }
+            for line in lines
+        ]
+        json.dump(out, stdout, ensure_ascii=False, indent=2)
+        stdout.write("\n")
+        return 0
+    best = max(0, len(held) - drop_worst)
+    print(counted(lang, _SEASON["head"], count=len(held), best=best), file=stdout)
+    for i, h in enumerate(held, 1):
+        mark = "" if h.final else translate(lang, _SEASON["provisional"])
+        print(
+            translate(lang, _SEASON["event"]).format(number=i, name=h.name, provisional=mark),
+            file=stdout,
+        )
+    for i, line in enumerate(lines):
+        results = " ".join(
+            "-" if r is None else f"({figure(r, lang)})" if j in line.dropped else figure(r, lang)
+            for j, r in enumerate(line.results)
+        )
+        text = translate(lang, _SEASON["line"]).format(
+            rank=line.rank, name=line.name, points=figure(line.points, lang), results=results
+        )
+        if line.separated_by is not None:
+            why = translate(lang, SEASON_NAMES[line.separated_by])
+            text += "  " + translate(lang, _RANK["ahead"]).format(separated=why)
+        elif i:
+            text += "  " + translate(lang, _RANK["level"])
+        print(text, file=stdout)
     return 0
 
 
@@ -1142,8 +1266,15 @@ def _run(args: argparse.Namespace, lang: str) -> int:
             sys.stdout,
             sys.stderr,
         )
+    if args.command == "rank" and args.season:
+        return season_command(
+            args.file, args.drop_worst, args.points, args.json, lang, sys.stdout, sys.stderr
+        )
     if args.command == "rank":
-        return rank_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
+        if len(args.file) != 1:
+            print(translate(lang, _SEASON["one"]), file=sys.stderr)
+            return USAGE
+        return rank_command(args.file[0], args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "explain":
         return explain_command(args.file, args.json, lang, sys.stdout, sys.stderr, sys.stdin)
     if args.command == "pdf":

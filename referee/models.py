@@ -245,6 +245,10 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     currency: Mapped[str] = mapped_column(String(3), default="EUR")
     #: The ranking rule as the event file writes it (`rule`, `places`, `tie_breaks`, `bye`).
     ranking: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The prize rule (`referee.events.prizes`, as the event file writes it), or None.
+    prizes: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    #: The event's language: its printed cards and sheets speak it.
+    language: Mapped[str] = mapped_column(String(5), default="fr", server_default="fr")
     place: Mapped[str | None] = mapped_column(String(80), nullable=True)
     played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
@@ -355,3 +359,39 @@ class EventChange(db.Model):  # type: ignore[name-defined,misc]
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Season(db.Model):  # type: ignore[name-defined,misc]
+    """A club's championship over several of its concours: the rule (points by
+    place, the worst results dropped, the tie-breaks, as `referee.events.season`
+    reads them) and two links, the organiser's (`token`) and the public one
+    (`view_token`: names and results only). Its ranking is derived from its
+    concours, every time."""
+
+    __tablename__ = "season"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(80))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    language: Mapped[str] = mapped_column(String(5), default="fr")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    events: Mapped[list[SeasonEvent]] = relationship(
+        cascade="all, delete-orphan", order_by="SeasonEvent.position"
+    )
+
+
+class SeasonEvent(db.Model):  # type: ignore[name-defined,misc]
+    """A concours counted in a season, in the season's order."""
+
+    __tablename__ = "season_event"
+    __table_args__ = (UniqueConstraint("season_id", "event_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("season.id", ondelete="CASCADE"), index=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+
+    event: Mapped[Event] = relationship()

@@ -113,6 +113,14 @@ MESSAGES: Final[dict[str, str]] = {
     "event_game_size": N_("this game is not played at tables of {value}"),
     "event_length": N_("a round lasts a number of deals or a number of minutes (one of the two)"),
     "event_amount": N_('{field} {value} is not an amount like "10.00"'),
+    "prize_number": N_("{field} {value} is not a number from 0 to {high}"),
+    "prize_decimals": N_("{field} {value} has more than two decimals"),
+    "prize_places": N_("{field}: from 1 to {high} places"),
+    "prize_total": N_("{field}: the percentages add up to {total} %, not 100 %"),
+    "season_points": N_(
+        "{field}: from 1 to {high} whole numbers from 0 to 10000, first place first"
+    ),
+    "season_whole": N_("{field} {value} is not a whole number from 0 to {high}"),
     "event_twice": N_("{field}: {value} appears twice"),
     "event_numbers": N_("{field} {value} is out of order: {expected} was expected"),
     "event_left_before": N_(
@@ -184,6 +192,12 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "minutes": NC_("field", "minutes"),
     "entry_fee": NC_("field", "entry fee"),
     "ranking": NC_("field", "ranking"),
+    "prizes": NC_("field", "prizes"),
+    "split": NC_("field", "prizes by place"),
+    "kept": NC_("field", "share kept by the club"),
+    "by": NC_("field", "split by"),
+    "beyond": NC_("field", "points past the table"),
+    "drop_worst": NC_("field", "worst results dropped"),
     "rule": NC_("field", "ranking rule"),
     "places": NC_("field", "points by place"),
     "tie_breaks": NC_("field", "tie-breaks"),

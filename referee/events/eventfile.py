@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from referee.engine.errors import Problem, RulesError, problem
 from referee.engine.fields import text_problem
+from referee.engine.messages import LANGUAGES
 from referee.engine.records import (
     MAX_PLACE,
     decode_json,
@@ -35,6 +36,9 @@ from referee.events.concours import (
     TieBreak,
 )
 from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS, TABLE_SIZES, Format
+from referee.events.prizes import Prizes
+from referee.events.prizes import as_json as prizes_json
+from referee.events.prizes import parse as parse_prizes
 from referee.games import GAMES
 
 FORMAT: Final = "referee-event/1"
@@ -67,6 +71,8 @@ _KEYS: Final = frozenset(
         "length",
         "entry_fee",
         "currency",
+        "prizes",
+        "language",
         "ranking",
         "players",
         "rounds",
@@ -111,6 +117,10 @@ class EventRecord:
     #: The tables' games as the file gave them, by (round, table).
     games: Mapping[tuple[int, int], Mapping[str, object]] | None = None
     history: tuple[Correction, ...] = ()
+    #: The prize rule stated before the event (None: no prizes).
+    prizes: Prizes | None = None
+    #: The event's language: its printed cards and sheets speak it.
+    language: str = "fr"
 
 
 def load_event(text: str | bytes) -> EventRecord:
@@ -263,6 +273,15 @@ def parse_event(data: object) -> EventRecord:
         except ValueError:
             r.add("date_malformed", "date", value=top.get("date"))
     place = r.text(top.get("place"), "place", MAX_PLACE, required=False)
+    prizes = None
+    try:
+        prizes = parse_prizes(top.get("prizes"))
+    except RulesError as error:
+        r.problems.extend(error.problems)
+    language = top.get("language", "fr")
+    if language not in LANGUAGES:
+        r.add("unknown_choice", "language", value=language, choices=tuple(LANGUAGES))
+        language = "fr"
     ranking = _ranking(r, top.get("ranking", {}))
     players = _players(r, top.get("players"), planned)
     numbers = {p.number: p for p in players}
@@ -301,6 +320,8 @@ def parse_event(data: object) -> EventRecord:
         place,
         games,
         history,
+        prizes,
+        str(language),
     )
 
 
@@ -564,6 +585,9 @@ def dump_event(event: EventRecord) -> dict[str, object]:
     if event.entry_fee is not None:
         out["entry_fee"] = f"{event.entry_fee:.2f}"
     out["currency"] = event.currency
+    if event.prizes is not None:
+        out["prizes"] = prizes_json(event.prizes)
+    out["language"] = event.language
     ranking: dict[str, object] = {
         "rule": c.ranking.rule.value,
         "tie_breaks": [t.value for t in c.ranking.tie_breaks],

@@ -44,6 +44,9 @@ from referee.events.concours import (
 )
 from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS
 from referee.events.eventfile import EventRecord, Length, concours_facts, parse_event
+from referee.events.prizes import Pot, Prizes, by_place, pot_of, share_out
+from referee.events.prizes import as_json as prizes_json
+from referee.events.prizes import parse as parse_prizes
 from referee.extensions import db
 from referee.models import Event, EventChange, EventPlayer, EventRound, EventTable, Game, utcnow
 from referee.services import games as game_service
@@ -171,6 +174,9 @@ def _file_of(
     }
     if event.entry_fee:
         out["entry_fee"] = event.entry_fee
+    if event.prizes:
+        out["prizes"] = dict(event.prizes)
+    out["language"] = event.language or "fr"
     if event.place:
         out["place"] = event.place
     if event.played_on:
@@ -271,6 +277,9 @@ class Setup:
     currency: str = "EUR"
     place: str | None = None
     rules: Mapping[str, Any] | None = None
+    #: The prize rule, as the event file writes it (`referee.events.prizes`).
+    prizes: Mapping[str, Any] | None = None
+    language: str = "fr"
 
 
 #: What a pasted list puts before a name: a number and its punctuation ("3.",
@@ -310,8 +319,11 @@ def create(setup: Setup) -> Event:
         "length": {"deals": setup.deals} if setup.deals is not None else {"minutes": setup.minutes},
         "ranking": dict(setup.ranking),
         "currency": setup.currency,
+        "language": setup.language,
         "players": [{"number": i, "name": n} for i, n in enumerate(setup.players, 1)],
     }
+    if setup.prizes is not None:
+        data["prizes"] = dict(setup.prizes)
     if setup.entry_fee:
         data["entry_fee"] = setup.entry_fee
     if setup.place:
@@ -349,6 +361,8 @@ def _event_from(record: EventRecord) -> Event:
         ranking=ranking,
         place=record.place,
         played_on=record.date,
+        prizes=None if record.prizes is None else prizes_json(record.prizes),
+        language=record.language,
         version=0,
     )
     event.players = [
@@ -782,6 +796,33 @@ def money(event: Event) -> Decimal | None:
     if not event.entry_fee:
         return None
     return Decimal(event.entry_fee) * len(event.players)
+
+
+@dataclass(frozen=True)
+class Purse:
+    """A concours's money as its pages show it: the pot, each place's prize and
+    each ranking line's, in cents (lines in the ranking's order)."""
+
+    prizes: Prizes
+    pot: Pot
+    places: tuple[int, ...]
+    lines: tuple[int, ...]
+
+    @property
+    def paid(self) -> int:
+        return sum(self.lines)
+
+
+def purse(event: Event, lines: tuple[Line, ...]) -> Purse | None:
+    """The prizes of `event` for its ranking `lines` (None: no prizes stated)."""
+    if not event.prizes:
+        return None
+    prizes = parse_prizes(event.prizes)
+    assert prizes is not None
+    fee = Decimal(event.entry_fee) if event.entry_fee else None
+    pot = pot_of(fee, len(event.players), prizes)
+    places = by_place(prizes, pot.pot)
+    return Purse(prizes, pot, places, share_out(places, [line.rank for line in lines]))
 
 
 __all__ = ["PRE_ALARM", "Length", "Setup", "StaleVersion", "Status"]

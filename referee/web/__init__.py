@@ -23,12 +23,14 @@ from referee.web import (
     board,
     catalog,
     chart,
+    event_prints,
     events,
     fragments,
     games,
     homes,
     main,
     pages,
+    seasons,
     share,
     sheets,
     tables,
@@ -115,6 +117,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(event_prints.bp)
+    app.register_blueprint(seasons.bp)
     api.register(app)
     for home in HOMES.values():  # each game's own pages
         if home.blueprint is not None:

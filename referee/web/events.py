@@ -34,15 +34,17 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import RulesError, problem
 from referee.engine.records import MAX_RECORD_BYTES
-from referee.events.concours import NAMES, SEPARATED, Rule, TieBreak, figure, rank
+from referee.events.concours import NAMES, SEPARATED, Line, Rule, TieBreak, figure, rank
 from referee.events.draw import Format
 from referee.events.eventfile import MAX_EVENT_BYTES
+from referee.events.prizes import Split
 from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Event, EventTable, utcnow
 from referee.services import events as service
 from referee.services.games import StaleVersion
 from referee.services.tables import people_at
+from referee.web.board import ordinal
 from referee.web.browser import REMEMBERED
 from referee.web.cache import CachedPage
 from referee.web.format import money
@@ -84,7 +86,7 @@ def my_events() -> list[Event]:
     return service.events_of(tokens[:REMEMBERED])
 
 
-def _loaded(event: Event | None) -> Event:
+def loaded_event(event: Event | None) -> Event:
     if event is None:
         abort(404)
     found = service.loaded(event.id)
@@ -93,8 +95,8 @@ def _loaded(event: Event | None) -> Event:
     return found
 
 
-def _director(token: str) -> Event:
-    event = _loaded(service.find(token))
+def director_event(token: str) -> Event:
+    event = loaded_event(service.find(token))
     _remember(token)
     return event
 
@@ -124,7 +126,7 @@ def _clock(event: Event) -> dict[str, Any]:
     }
 
 
-def _common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
+def common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
     """What the director's, the public and the TV pages all show (`statuses`: each
     table of the round in play, its deals and totals so far: the director's)."""
     concours = service.concours_of(event)
@@ -151,6 +153,45 @@ def _common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
         "fee": money(Decimal(event.entry_fee), event.currency) if event.entry_fee else None,
         "provisional": len(event.rounds) < event.rounds_planned
         or any(t.accepted is None for t in latest),
+        "done": sum(
+            1
+            for r in event.rounds
+            if all(t.accepted is not None for t in event.tables if t.round == r.number)
+        ),
+        **prize_words(event, lines),
+    }
+
+
+def _cash(cents: int, currency: str) -> str:
+    return money(Decimal(cents) / 100, currency)
+
+
+def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
+    """What the pages and sheets say of the prizes: the pot and how it was made,
+    each place's prize, each ranking line's (`line_prizes`, in the lines' order,
+    None without prizes), and what fixed sums lack if they exceed the pot."""
+    found = service.purse(event, lines)
+    if found is None:
+        return {"purse": None, "line_prizes": None}
+    currency = event.currency
+    places = []
+    for place, cents in enumerate(found.places, 1):
+        share = found.prizes.split[place - 1]
+        stated = f"{share.normalize():f} %" if found.prizes.by is Split.PERCENT else ""
+        label = ordinal(place) if place <= 20 else _("place %(n)d", n=place)
+        places.append((label, _cash(cents, currency), stated))
+    short = sum(found.places) - found.pot.pot if found.prizes.by is Split.AMOUNT else 0
+    return {
+        "purse": {
+            "pot": _cash(found.pot.pot, currency),
+            "fees": _cash(found.pot.fees, currency),
+            "kept": _cash(found.pot.kept, currency) if found.pot.kept else None,
+            "kept_share": f"{found.prizes.kept.normalize():f} %",
+            "places": places,
+            "short": _cash(short, currency) if short > 0 else None,
+            "paid": _cash(found.paid, currency),
+        },
+        "line_prizes": [_cash(c, currency) if c else "" for c in found.lines],
     }
 
 
@@ -260,6 +301,16 @@ def _setup(form: Any) -> service.Setup:
     if rounds is None and not (form.get("rounds") or "").strip():
         problems.append(problem("missing", "rounds_planned"))
     size = number(form.get("table_size"), "draw.table_size", 4)
+    split = [p.strip() for p in re.split(r"[;,/\s]+", form.get("prize_split") or "") if p.strip()]
+    prizes: dict[str, Any] | None = None
+    if split:
+        # "50, 30, 20" or "50 % 30 % 20 %": the percent signs are the form's, not the number's.
+        split = [p.rstrip("%").strip() or p for p in split if p != "%"]
+        prizes = {
+            "split": split,
+            "by": "amount" if form.get("prize_by") == "amount" else "percent",
+            "kept": (form.get("prize_kept") or "0").strip().rstrip("%").strip() or "0",
+        }
     if problems:
         raise RulesError(problems)
     return service.Setup(
@@ -274,6 +325,8 @@ def _setup(form: Any) -> service.Setup:
         players=service.names_from(_with_table_people(form)),
         entry_fee=(form.get("entry_fee") or "").strip().replace(",", ".") or None,
         place=(form.get("place") or "").strip() or None,
+        prizes=prizes,
+        language=str(get_locale()),
     )
 
 
@@ -281,7 +334,7 @@ def _setup(form: Any) -> service.Setup:
 def director(token: str) -> str:
     """The director's page: the round in play (its tables, their state, the
     clock), what to do next, the players, the ranking, the history."""
-    event = _director(token)
+    event = director_event(token)
     corrections = {
         t.id: (service.pending(event, t), service.impact_of(event, t))
         for t in event.tables
@@ -289,7 +342,7 @@ def director(token: str) -> str:
     }
     return render_template(
         "events/director.html",
-        **_common(event, statuses=True),
+        **common(event, statuses=True),
         corrections=corrections,
         tables_here=_tables_here(),
         typed_names=session.pop("typed_names", ""),
@@ -337,7 +390,7 @@ _PLAYER_FIELD = re.compile(r"players\[(\d+)\]")
 
 @bp.post("/e/<token>/players")
 def check_in(token: str) -> BaseResponse:
-    event = _director(token)
+    event = director_event(token)
     typed, before = request.form.get("names", ""), len(event.players)
     # Those already in (a list pasted again, a table's people) are said, not refused;
     # a name twice in what was typed counts once.
@@ -392,7 +445,7 @@ def _naming(error: RulesError, typed: list[str], before: int) -> list[str]:
 
 @bp.post("/e/<token>/players/<int:number>/withdraw")
 def withdraw(token: str, number: int) -> BaseResponse:
-    event = _director(token)
+    event = director_event(token)
     name = next((p.name for p in event.players if p.number == number), None)
     if name is None:
         abort(404)
@@ -411,7 +464,7 @@ def withdraw(token: str, number: int) -> BaseResponse:
 
 @bp.post("/e/<token>/rounds")
 def rounds(token: str) -> BaseResponse:
-    event = _director(token)
+    event = director_event(token)
     given = request.form.get("rounds", "")
     count = whole(given)
 
@@ -425,7 +478,7 @@ def rounds(token: str) -> BaseResponse:
 
 @bp.post("/e/<token>/draw")
 def draw(token: str) -> BaseResponse:
-    event = _director(token)
+    event = director_event(token)
 
     def act() -> None:
         played = service.draw_round(event, _version())
@@ -444,7 +497,7 @@ def _table(event: Event, round: int, number: int) -> EventTable:
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/correct")
 def correct(token: str, round: int, number: int) -> BaseResponse:
     """The director opens an accepted result, with a reason; the game's page follows."""
-    event = _director(token)
+    event = director_event(token)
     table = _table(event, round, number)
     try:
         service.correct(event, table, request.form.get("reason", ""), _version())
@@ -473,7 +526,7 @@ def apply(token: str, round: int, number: int) -> BaseResponse:
 def _on_table(token: str, round: int, number: int, action: Any, said: str) -> BaseResponse:
     """A director's action on one table's result (`action(event, table, version)`),
     then `said`; a refusal flashed in words (`_act`)."""
-    event = _director(token)
+    event = director_event(token)
     table = _table(event, round, number)
 
     def act() -> None:
@@ -494,14 +547,14 @@ def cancel(token: str, round: int, number: int) -> BaseResponse:
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/accept")
 def director_accept(token: str, round: int, number: int) -> BaseResponse:
     """The director accepts a table's result in its players' stead."""
-    event = _director(token)
+    event = director_event(token)
     table = _table(event, round, number)
     return _act(event, lambda: service.accept(event, table, None, _version()))
 
 
 @bp.get("/e/<token>/export.json")
 def export(token: str) -> Response:
-    event = _director(token)
+    event = director_event(token)
     name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
     return download(service.export_json(event), "application/json", f"{name}.json")
 
@@ -548,7 +601,7 @@ def _shown(event: Event | None, template: str, **more: Any) -> Response:
             return held.response(request.accept_encodings, request.if_none_match)
 
     def draw() -> CachedPage:
-        page = CachedPage.of(render_template(template, **_common(_loaded(event)), **more), etag)
+        page = CachedPage.of(render_template(template, **common(loaded_event(event)), **more), etag)
         LATEST[template, event.uid, lang] = (time.monotonic(), key)
         return page
 
@@ -594,6 +647,26 @@ def card(play_token: str, number: int) -> Page:
         errors=errors,
     )
     return (page, 422) if errors else page
+
+
+@bp.get("/c/<play_token>/<int:number>/play")
+def table_game(play_token: str, number: int) -> BaseResponse:
+    """The table card's QR code, the same all event: the game of table `number` in
+    the round in play (to enter its deals), or its card once its result is in
+    (to accept it, to see it); before the first round, the tables' page."""
+    found = service.card_of(play_token, number)
+    if found is None:
+        if service.find_play(play_token) is None:
+            abort(404)
+        return redirect(url_for("events.tables", play_token=play_token))
+    _event, table = found
+    if (
+        table.game_row is not None
+        and table.accepted is None
+        and not service.status(_event, table).ready
+    ):
+        return redirect(url_for("games.show", token=table.game_row.token))
+    return redirect(url_for("events.card", play_token=play_token, number=number))
 
 
 @bp.get("/c/<play_token>/<int:number>/director")

@@ -34,6 +34,7 @@ from referee.web.events import my_events
 from referee.web.forms import more_options_open
 from referee.web.homes import HOMES, home_of
 from referee.web.pages import game_chart
+from referee.web.seasons import my_seasons
 from referee.web.tables import my_tables
 
 bp = Blueprint("main", __name__)
@@ -59,6 +60,7 @@ def home() -> str:
         started=service.started(games),
         tables=my_tables(),
         concours=my_events(),
+        seasons=my_seasons(),
     )
 
 

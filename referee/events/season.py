@@ -1,0 +1,266 @@
+"""A club's season: a championship over several concours.
+
+Pure Python (standard library only). Each concours gives its players season
+points by their final rank, from a table of points the club chooses (first place
+first; the places past the table get `beyond`); players who share a place share
+the points of the places they cover (their average, exact). Each player counts
+their best results only: with `drop_worst` K and E events, the best E − K (a
+player who played fewer counts all they played; a missed event is no result, so
+it is the first "worst" dropped). Players are the same player across events when
+their names are the same, letters' case and spaces aside.
+
+Ties on the counted points are broken by the stated tie-breaks, in order:
+`wins` (events won), `best` (the best place reached), `all` (every result
+counted, the dropped ones too), `last` (the points of the latest event). Players
+still level share the place.
+"""
+
+from __future__ import annotations
+
+import datetime
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Final
+
+from referee.engine.catalog import N_
+from referee.engine.errors import RulesError, problem
+from referee.events.concours import Concours, Figure, rank
+
+#: The most events a season reads, and the most places its table of points names.
+MAX_EVENTS: Final = 60
+MAX_PLACES: Final = 100
+#: A table of points that rewards the podium and everyone who came.
+DEFAULT_POINTS: Final = (25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+
+
+class SeasonTieBreak(StrEnum):
+    WINS = "wins"
+    BEST = "best"
+    ALL = "all"
+    LAST = "last"
+
+
+#: The season's tie-breaks and separations, named for the players.
+SEASON_NAMES: Final = {
+    "points": N_("on points"),
+    "wins": N_("on events won"),
+    "best": N_("on the best place"),
+    "all": N_("on every result, dropped ones included"),
+    "last": N_("on the latest event"),
+}
+#: The tie-breaks, named in the rules shown above a season's ranking.
+TIE_BREAK_NAMES: Final = {
+    "wins": N_("events won"),
+    "best": N_("best place"),
+    "all": N_("all results"),
+    "last": N_("latest event"),
+}
+
+
+@dataclass(frozen=True)
+class SeasonRules:
+    """The championship's rule, stated by the club."""
+
+    #: Season points by final place, first place first.
+    points: tuple[int, ...] = DEFAULT_POINTS
+    #: Points for a place past the table (taking part).
+    beyond: int = 0
+    #: Each player's worst results not counted.
+    drop_worst: int = 0
+    tie_breaks: tuple[SeasonTieBreak, ...] = (
+        SeasonTieBreak.WINS,
+        SeasonTieBreak.BEST,
+        SeasonTieBreak.LAST,
+    )
+
+    def place(self, number: int) -> int:
+        """The points of place `number` (from 1)."""
+        return self.points[number - 1] if number <= len(self.points) else self.beyond
+
+
+@dataclass(frozen=True)
+class Held:
+    """One concours as the season reads it: its final ranking, by names."""
+
+    name: str
+    date: datetime.date | None
+    #: The ranking's lines, best first: the names of a line's players and its rank
+    #: (lines of one rank share the place).
+    lines: tuple[tuple[tuple[str, ...], int], ...]
+    #: Whether every round was played (a season counts a provisional ranking too,
+    #: and says so).
+    final: bool = True
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    """A line of the season's ranking."""
+
+    rank: int
+    name: str
+    #: The points counted (the best results).
+    points: Figure
+    #: Points per event, in the season's order: None where the player did not play.
+    results: tuple[Figure | None, ...]
+    #: The events (indexes) whose result was dropped.
+    dropped: tuple[int, ...]
+    #: Each event's place, None where not played.
+    places: tuple[int | None, ...]
+    values: Mapping[SeasonTieBreak, Figure]
+    #: What put this line below the one above ("points" or a tie-break), or None
+    #: (the first line, or level with the line above: the same rank).
+    separated_by: str | None
+
+
+def same_player(name: str) -> str:
+    """The key that makes two spellings of a name one player: case and spaces aside."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
+def held_of(name: str, date: datetime.date | None, concours: Concours) -> Held:
+    """A concours's final (or provisional) ranking, by its players' names."""
+    names = {p.number: p.name for p in concours.players}
+    lines = tuple((tuple(names[n] for n in line.players), line.rank) for line in rank(concours))
+    played = sum(1 for p in concours.played if p.complete)
+    return Held(name, date, lines, played >= concours.rounds)
+
+
+def _exact(numerator: int, denominator: int) -> Figure:
+    whole, rest = divmod(numerator, denominator)
+    return whole if rest == 0 else Fraction(numerator, denominator)
+
+
+def event_points(rules: SeasonRules, held: Held) -> dict[str, tuple[Figure, int, str]]:
+    """Each player's season points and place in one event, by `same_player` key
+    (with the name as written): a shared place shares its places' points."""
+    got: dict[str, tuple[Figure, int, str]] = {}
+    lines = held.lines
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and lines[end][1] == lines[start][1]:
+            end += 1
+        total = sum(rules.place(place) for place in range(start + 1, end + 1))
+        share = _exact(total, end - start)
+        for names, place in lines[start:end]:
+            for name in names:
+                got.setdefault(same_player(name), (share, place, name))
+        start = end
+    return got
+
+
+def season_rank(rules: SeasonRules, events: Sequence[Held]) -> tuple[SeasonLine, ...]:
+    """The season's ranking over `events` (in the season's order, oldest first)."""
+    per_event = [event_points(rules, held) for held in events]
+    names: dict[str, str] = {}
+    for got in per_event:
+        for key, (_points, _place, name) in got.items():
+            names.setdefault(key, name)
+    counted_events = max(0, len(events) - rules.drop_worst)
+    built: dict[
+        str,
+        tuple[
+            Figure,
+            tuple[Figure | None, ...],
+            tuple[int, ...],
+            tuple[int | None, ...],
+            dict[SeasonTieBreak, Figure],
+        ],
+    ] = {}
+    for key in names:
+        results = tuple(got[key][0] if key in got else None for got in per_event)
+        places = tuple(got[key][1] if key in got else None for got in per_event)
+        played = [i for i, r in enumerate(results) if r is not None]
+        # The worst first, the earlier of two equal results dropped first.
+        worst_first = sorted(played, key=lambda i: (results[i], i))
+        dropped = tuple(sorted(worst_first[: max(0, len(played) - counted_events)]))
+        counted = sum(r for i, r in enumerate(results) if r is not None and i not in dropped)
+        values: dict[SeasonTieBreak, Figure] = {}
+        for t in rules.tie_breaks:
+            if t is SeasonTieBreak.WINS:
+                values[t] = sum(1 for p in places if p == 1)
+            elif t is SeasonTieBreak.BEST:
+                values[t] = -min((p for p in places if p is not None), default=10**9)
+            elif t is SeasonTieBreak.ALL:
+                values[t] = sum(r for r in results if r is not None)
+            else:
+                values[t] = results[-1] if results and results[-1] is not None else 0
+        built[key] = (counted, results, dropped, places, values)
+    columns = ["points", *(t.value for t in rules.tie_breaks)]
+
+    def figures(key: str) -> tuple[Figure, ...]:
+        counted, _r, _d, _p, values = built[key]
+        return (counted, *(values[t] for t in rules.tie_breaks))
+
+    ordered = sorted(names, key=lambda k: (tuple(-f for f in figures(k)), same_player(names[k])))
+    lines: list[SeasonLine] = []
+    for i, key in enumerate(ordered):
+        separated = None
+        position = i + 1
+        if i:
+            above = figures(ordered[i - 1])
+            mine = figures(key)
+            separated = next(
+                (c for c, a, m in zip(columns, above, mine, strict=True) if a != m), None
+            )
+            if separated is None:
+                position = lines[-1].rank
+        counted, results, dropped, places, values = built[key]
+        lines.append(
+            SeasonLine(position, names[key], counted, results, dropped, places, values, separated)
+        )
+    return tuple(lines)
+
+
+def parse_rules(raw: Mapping[str, object], field: str = "season") -> SeasonRules:
+    """Season rules from a mapping (`points`, `beyond`, `drop_worst`, `tie_breaks`);
+    refused with the field blamed."""
+    unknown = sorted(set(raw) - {"points", "beyond", "drop_worst", "tie_breaks"})
+    if unknown:
+        raise RulesError([problem("unknown_field", f"{field}.{unknown[0]}", value=unknown[0])])
+    points = raw.get("points", list(DEFAULT_POINTS))
+    if (
+        not isinstance(points, list | tuple)
+        or not 1 <= len(points) <= MAX_PLACES
+        or not all(
+            isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 10_000 for p in points
+        )
+    ):
+        raise RulesError([problem("season_points", f"{field}.points", high=MAX_PLACES)])
+    whole: dict[str, int] = {}
+    for name, high in (("beyond", 10_000), ("drop_worst", MAX_EVENTS)):
+        value = raw.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+            raise RulesError([problem("season_whole", f"{field}.{name}", value=value, high=high)])
+        whole[name] = value
+    breaks_raw = raw.get("tie_breaks", [t.value for t in SeasonRules().tie_breaks])
+    choices = tuple(t.value for t in SeasonTieBreak)
+    if not isinstance(breaks_raw, list | tuple) or len(set(map(str, breaks_raw))) != len(
+        breaks_raw
+    ):
+        raise RulesError(
+            [problem("unknown_choice", f"{field}.tie_breaks", value=breaks_raw, choices=choices)]
+        )
+    for value in breaks_raw:
+        if value not in choices:
+            raise RulesError(
+                [problem("unknown_choice", f"{field}.tie_breaks", value=value, choices=choices)]
+            )
+    return SeasonRules(
+        tuple(points),
+        whole["beyond"],
+        whole["drop_worst"],
+        tuple(SeasonTieBreak(v) for v in breaks_raw),
+    )
+
+
+def rules_json(rules: SeasonRules) -> dict[str, object]:
+    return {
+        "points": list(rules.points),
+        "beyond": rules.beyond,
+        "drop_worst": rules.drop_worst,
+        "tie_breaks": [t.value for t in rules.tie_breaks],
+    }

@@ -1,0 +1,164 @@
+"""What a concours prints (PDF, A4 or US Letter, in the event's language, black on
+white): the table cards, the players' route slips, the ranking sheet and each
+player's results.
+
+The table cards and route slips are the director's (`/e/<token>/print/…`); the
+ranking sheet and the personal results are public (`/ev/<view_token>/…`): names
+and results only, the same as the public page. Each document is drawn once per
+event version, paper size and language, then kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask_babel import force_locale
+
+from referee.events.concours import Line
+from referee.models import Event
+from referee.services import events as service
+from referee.web.cache import LRU
+from referee.web.events import common, director_event, loaded_event
+from referee.web.hosts import public_url
+from referee.web.share import qr_svg
+from referee.web.sheets import PAGE_SIZES, ascii_name, pdf_response, renderer
+
+bp = Blueprint("event_prints", __name__)
+
+#: The documents, by the name in their address: (template, who may ask).
+DOCUMENTS = {
+    "cards": "pdf/events/cards.html",
+    "slips": "pdf/events/slips.html",
+    "ranking": "pdf/events/ranking.html",
+    "results": "pdf/events/results.html",
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a player sat in one round, and what came of it."""
+
+    round: int
+    table: int | None  # None: the player sat out (a bye), or was not in the event
+    seat: int | None
+    partners: tuple[str, ...]
+    opponents: tuple[str, ...]
+    score: int | None  # the table score accepted for the player
+    points: Any  # the ranking points of the round (Figure), None if none
+    bye: bool = False
+
+
+def table_count(event: Event) -> int:
+    """The tables the event needs at most: those drawn so far, or the tables the
+    players now in fill."""
+    drawn = max((t.number for t in event.tables), default=0)
+    present = sum(1 for p in event.players if p.left is None)
+    return max(drawn, present // max(event.table_size, 1), 1)
+
+
+def routes(event: Event, lines: tuple[Line, ...]) -> dict[int, list[Seat]]:
+    """Each player's rounds so far (the draw's tables and seats, the byes), with
+    their partners and opponents by name, the accepted table score and the round's
+    ranking points."""
+    names = {p.number: p.name for p in event.players}
+    line_of = {n: line for line in lines for n in line.players}
+    concours = service.concours_of(event)
+    side_of: dict[int, int] = {}
+    for side, seats in enumerate(concours.sides):
+        for seat in seats:
+            side_of[seat] = side
+    out: dict[int, list[Seat]] = {p.number: [] for p in event.players}
+    for r in event.rounds:
+        seen: set[int] = set()
+        for t in event.tables:
+            if t.round != r.number:
+                continue
+            for i, number in enumerate(t.seats):
+                seen.add(number)
+                others = [(j, n) for j, n in enumerate(t.seats) if n != number]
+                line = line_of.get(number)
+                out.setdefault(number, []).append(
+                    Seat(
+                        r.number,
+                        t.number,
+                        i + 1,
+                        tuple(names[n] for j, n in others if side_of.get(j) == side_of.get(i)),
+                        tuple(names[n] for j, n in others if side_of.get(j) != side_of.get(i)),
+                        None if t.accepted is None else t.accepted[i],
+                        None
+                        if line is None or r.number > len(line.rounds)
+                        else line.rounds[r.number - 1],
+                    )
+                )
+        for number in r.byes:
+            if number not in seen:
+                line = line_of.get(number)
+                points = (
+                    None
+                    if line is None or r.number > len(line.rounds)
+                    else line.rounds[r.number - 1]
+                )
+                out.setdefault(number, []).append(
+                    Seat(r.number, None, None, (), (), None, points, True)
+                )
+    return out
+
+
+def _size() -> str:
+    size = request.args.get("size", "a4")
+    return size if size in PAGE_SIZES else "a4"
+
+
+def document_html(event: Event, kind: str, size: str) -> str:
+    """A concours's printed document as HTML, in the event's language."""
+    with force_locale(event.language or "fr"):
+        shown = common(event)
+        play = lambda n: public_url("events.table_game", play_token=event.play_token, number=n)  # noqa: E731
+        view_url = public_url("events.public", view_token=event.view_token)
+        return render_template(
+            DOCUMENTS[kind],
+            **shown,
+            page_size=PAGE_SIZES[size],
+            tables=range(1, table_count(event) + 1),
+            table_url=play,
+            qr=lambda url: qr_svg(url),
+            view_url=view_url,
+            routes=routes(event, shown["lines"]),
+            lang=event.language or "fr",
+        )
+
+
+def _document(event: Event, kind: str) -> Response:
+    size = _size()
+    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+
+    def make() -> tuple[bytes, str]:
+        loaded = loaded_event(event)
+        html = document_html(loaded, kind, size)
+        return renderer().render(html), ascii_name(f"{loaded.name}-{kind}") + ".pdf"
+
+    data, name = cache.get_or_make(("event", event.uid, event.version, kind, size), make)
+    response = pdf_response(data, name)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/e/<token>/print/<kind>.pdf")
+def director_print(token: str, kind: str) -> Response:
+    """The director's prints: the table cards and route slips (and the public two)."""
+    if kind not in DOCUMENTS:
+        abort(404)
+    return _document(director_event(token), kind)
+
+
+@bp.get("/ev/<view_token>/<kind>.pdf")
+def public_print(view_token: str, kind: str) -> Response:
+    """The ranking sheet and the personal results: names and results only."""
+    if kind not in ("ranking", "results"):
+        abort(404)
+    event = service.find_view(view_token)
+    if event is None:
+        abort(404)
+    return _document(event, kind)

@@ -1,0 +1,230 @@
+"""A club's season: a championship over the concours this phone directs.
+
+Two links: the organiser's (`/s/<token>`: the rule, the concours counted, adding
+and removing one) and the public one (`/se/<view_token>`: names and results only,
+and its PDF). The views parse forms, call `services.seasons` and redirect.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import force_locale, get_locale
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from referee.engine.errors import RulesError, problem
+from referee.events.concours import figure
+from referee.events.season import DEFAULT_POINTS, SEASON_NAMES, TIE_BREAK_NAMES, SeasonTieBreak
+from referee.models import Season
+from referee.services import seasons as service
+from referee.web.cache import LRU
+from referee.web.events import my_events
+from referee.web.forms import messages_of
+from referee.web.hosts import public_url
+from referee.web.pages import Page
+from referee.web.share import qr_svg
+from referee.web.sheets import PAGE_SIZES, ascii_name, pdf_response, renderer
+
+bp = Blueprint("seasons", __name__)
+
+#: How many seasons a phone remembers (a club runs one or two a year; the session's
+#: cookie also holds the games', tables' and concours' links).
+SEASONS_REMEMBERED = 10
+
+_WHOLE = re.compile(r"\s*[0-9]{1,6}\s*")
+
+
+def _remember(token: str) -> None:
+    tokens = session.get("seasons", [])
+    if tokens[:1] != [token]:
+        session["seasons"] = [token, *(t for t in tokens if t != token)][:SEASONS_REMEMBERED]
+        session.permanent = True
+
+
+def my_seasons() -> list[Season]:
+    """The seasons this phone organises, the latest opened first."""
+    tokens = [t for t in session.get("seasons", []) if isinstance(t, str)]
+    return service.seasons_of(tokens[:SEASONS_REMEMBERED])
+
+
+def _rules(form: Any) -> dict[str, Any]:
+    """The season's rule from its form; what is not a whole number where one is
+    wanted is refused, naming its field and what was typed."""
+    problems = []
+
+    def whole(text: str, field: str) -> int | None:
+        if _WHOLE.fullmatch(text) is None:
+            problems.append(problem("not_integer", field, value=text.strip()[:20]))
+            return None
+        return int(text)
+
+    points_text = (form.get("points") or "").strip()
+    points = [
+        whole(p, f"season.points[{i}]")
+        for i, p in enumerate(re.split(r"[;,\s]+", points_text))
+        if p.strip()
+    ]
+    beyond = whole(form.get("beyond") or "0", "season.beyond")
+    drop = whole(form.get("drop_worst") or "0", "season.drop_worst")
+    if problems:
+        raise RulesError(problems)
+    return {
+        "points": points or list(DEFAULT_POINTS),
+        "beyond": beyond,
+        "drop_worst": drop,
+        "tie_breaks": [t for t in form.getlist("tie_breaks") if t],
+    }
+
+
+def _choices() -> dict[str, Any]:
+    return {
+        "tie_breaks": [(t.value, _(TIE_BREAK_NAMES[t.value])) for t in SeasonTieBreak],
+        "default_points": ", ".join(str(p) for p in DEFAULT_POINTS),
+    }
+
+
+@bp.route("/seasons/new", methods=["GET", "POST"])
+def new() -> Page:
+    """A new season: its name, its table of points, the worst results dropped, its
+    tie-breaks, and the concours it counts (among those this phone directs)."""
+    errors: list[str] = []
+    form = request.form
+    mine = my_events()
+    if request.method == "POST":
+        chosen = set(form.getlist("events"))
+        try:
+            season = service.create(
+                form.get("name", ""),
+                _rules(form),
+                [e for e in mine if e.uid in chosen],
+                str(get_locale()),
+            )
+        except RulesError as error:
+            errors = messages_of(error.problems)
+        else:
+            _remember(season.token)
+            return redirect(url_for("seasons.organiser", token=season.token))
+    page = render_template("seasons/new.html", errors=errors, form=form, mine=mine, **_choices())
+    return (page, 422) if errors else page
+
+
+def _shown(standings: service.Standings) -> dict[str, Any]:
+    """What the season's pages and its PDF show."""
+    return {
+        "standings": standings,
+        "season": standings.season,
+        "lines": standings.lines,
+        "separated": {k: _(v) for k, v in SEASON_NAMES.items()},
+        "breaks": [_(TIE_BREAK_NAMES[t.value]) for t in standings.rules.tie_breaks],
+        "figure": figure,
+        "lang": str(get_locale()),
+        "view_url": public_url("seasons.public", view_token=standings.season.view_token),
+        "provisional": any(not h.final for h in standings.held),
+    }
+
+
+def _season(token: str) -> Season:
+    season = service.find(token)
+    if season is None:
+        abort(404)
+    _remember(token)
+    return season
+
+
+@bp.get("/s/<token>")
+def organiser(token: str) -> str:
+    """The organiser's page: the ranking, the concours counted, adding one."""
+    season = _season(token)
+    counted = {link.event_id for link in season.events}
+    shown = _shown(service.standings(season))
+    return render_template(
+        "seasons/organiser.html",
+        **shown,
+        addable=[e for e in my_events() if e.id not in counted],
+        view_qr=qr_svg(shown["view_url"]),
+    )
+
+
+@bp.post("/s/<token>/events")
+def add(token: str) -> BaseResponse:
+    """Count one more of this phone's concours (a concours it does not direct is
+    not found)."""
+    season = _season(token)
+    uid = request.form.get("event", "")
+    event = next((e for e in my_events() if e.uid == uid), None)
+    if event is None:
+        flash(_("Choose one of your concours."))
+    else:
+        try:
+            service.add(season, event)
+        except RulesError as error:
+            for message in messages_of(error.problems):
+                flash(message)
+    return redirect(url_for("seasons.organiser", token=token))
+
+
+@bp.post("/s/<token>/events/<int:event_id>/remove")
+def remove(token: str, event_id: int) -> BaseResponse:
+    """Count a concours no longer (it keeps its own pages)."""
+    service.remove(_season(token), event_id)
+    return redirect(url_for("seasons.organiser", token=token))
+
+
+@bp.get("/se/<view_token>")
+def public(view_token: str) -> str:
+    """The season's public page: its rule and its ranking, names and results only."""
+    season = service.find_view(view_token)
+    if season is None:
+        abort(404)
+    return render_template("seasons/public.html", **_shown(service.standings(season)))
+
+
+def _pdf(season: Season) -> Response:
+    size = request.args.get("size", "a4")
+    size = size if size in PAGE_SIZES else "a4"
+    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+    standings = service.standings(season)
+    # The season changes with any of its concours: kept by their versions.
+    key = (
+        "season",
+        season.id,
+        tuple((e.uid, e.version) for e in standings.events),
+        season.rules.__repr__(),
+        size,
+    )
+
+    def make() -> tuple[bytes, str]:
+        with force_locale(season.language or "fr"):
+            shown = _shown(standings)
+            html = render_template(
+                "pdf/season.html", **shown, page_size=PAGE_SIZES[size], qr=qr_svg(shown["view_url"])
+            )
+        return renderer().render(html), ascii_name(season.name) + ".pdf"
+
+    data, name = cache.get_or_make(key, make)
+    response = pdf_response(data, name)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/se/<view_token>/season.pdf")
+def public_pdf(view_token: str) -> Response:
+    """The season's ranking on paper, with the QR code of its public page."""
+    season = service.find_view(view_token)
+    if season is None:
+        abort(404)
+    return _pdf(season)

@@ -1,0 +1,122 @@
+"""A club's season (issue 42): points by final place, each player's worst results
+dropped, the stated tie-breaks; `referee rank --season` over three event files."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main, season_command
+from referee.engine.errors import RulesError
+from referee.events.season import Held, SeasonRules, SeasonTieBreak, parse_rules, season_rank
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "season"
+FILES = sorted(str(p) for p in EXAMPLES.glob("*.json"))
+
+
+def held(name: str, *lines: tuple[str, int]) -> Held:
+    return Held(name, None, tuple(((n,), r) for n, r in lines))
+
+
+def test_the_worst_result_dropped_and_the_tie_broken_by_the_latest_event() -> None:
+    """The three example concours, points 10/6/4/3, the worst dropped: Amélie 10,
+    6, 3 and Bruno 6, 10, 6 both count 16; each won one concours, both reached
+    first place; Bruno did better in the latest: he leads."""
+    rules = SeasonRules(points=(10, 6, 4, 3), drop_worst=1)
+    events = [
+        held("janvier", ("Amélie", 1), ("Bruno", 2), ("Chantal", 3), ("Didier", 4)),
+        held("février", ("Bruno", 1), ("Amélie", 2), ("Didier", 3), ("Chantal", 4)),
+        held("mars", ("Chantal", 1), ("Bruno", 2), ("Émile", 3), ("amélie ", 4)),
+    ]
+    lines = season_rank(rules, events)
+    table = [(x.rank, x.name, x.points, x.results, x.dropped, x.separated_by) for x in lines]
+    assert table == [
+        (1, "Bruno", 16, (6, 10, 6), (0,), None),
+        (2, "Amélie", 16, (10, 6, 3), (2,), "last"),
+        (3, "Chantal", 14, (4, 3, 10), (1,), "points"),
+        (4, "Didier", 7, (3, 4, None), (), "points"),
+        (5, "Émile", 4, (None, None, 4), (), "points"),
+    ]
+
+
+def test_shared_places_share_their_points_and_level_players_share_a_rank() -> None:
+    rules = SeasonRules(points=(10, 6, 4), tie_breaks=(SeasonTieBreak.WINS,))
+    lines = season_rank(rules, [held("a", ("A", 1), ("B", 2), ("C", 2), ("D", 4))])
+    assert [(x.rank, x.name, x.points) for x in lines] == [
+        (1, "A", 10),
+        (2, "B", 5),
+        (2, "C", 5),
+        (4, "D", 0),
+    ]
+    assert lines[2].separated_by is None
+    three = season_rank(rules, [held("a", ("A", 1), ("B", 1), ("C", 1))])
+    assert {x.points for x in three} == {Fraction(20, 3)}
+
+
+def test_a_missed_event_is_the_first_dropped() -> None:
+    rules = SeasonRules(points=(10, 6), drop_worst=1)
+    lines = season_rank(rules, [held("a", ("A", 1), ("B", 2)), held("b", ("B", 1))])
+    # A missed "b": A's one result counts whole; B's worst (6) is dropped. Level on
+    # 10, one win each, both first once: B did better in the latest.
+    assert [(x.name, x.points, x.dropped) for x in lines] == [("B", 10, (0,)), ("A", 10, ())]
+    assert lines[1].separated_by == "last"
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"points": []}, "season.points"),
+        ({"points": [10, -1]}, "season.points"),
+        ({"drop_worst": -1}, "season.drop_worst"),
+        ({"beyond": "x"}, "season.beyond"),
+        ({"tie_breaks": ["wins", "wins"]}, "season.tie_breaks"),
+        ({"tie_breaks": ["luck"]}, "season.tie_breaks"),
+        ({"other": 1}, "season.other"),
+    ],
+)
+def test_season_rules_refused_by_field(raw: dict[str, object], field: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_rules(raw)
+    assert caught.value.problems[0].field == field
+    assert caught.value.problems[0].message("fr")
+
+
+def test_referee_rank_season_ranks_three_event_files(capsys: pytest.CaptureFixture[str]) -> None:
+    assert len(FILES) == 3
+    code = main(["rank", "--season", *FILES, "--points", "10,6,4,3", "--drop-worst", "1", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(x["rank"], x["name"], x["points"], x["dropped"]) for x in out] == [
+        (1, "Bruno", 16, [1]),
+        (2, "Amélie", 16, [3]),
+        (3, "Chantal", 14, [2]),
+        (4, "Didier", 7, []),
+        (5, "Émile", 4, []),
+    ]
+    assert out[1]["separated_by"] == "last"
+    stdout = io.StringIO()
+    assert season_command(FILES, 1, "10,6,4,3", False, "fr", stdout, io.StringIO()) == 0
+    text = stdout.getvalue()
+    assert "Saison\u202f: 3 concours, les 2 meilleurs comptés" in text
+    assert "  1. Bruno  16  [(6) 10 6]" in text
+    assert "  2. Amélie  16  [10 6 (3)]  (au dernier concours)" in text
+    # Without the worst dropped: Amélie 19, Bruno 22.
+    plain = io.StringIO()
+    season_command(FILES, 0, "10,6,4,3", False, "en", plain, io.StringIO())
+    assert "  1. Bruno  22" in plain.getvalue()
+
+
+def test_referee_rank_season_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rank", *FILES]) == 2  # several files need --season
+    assert "--season" in capsys.readouterr().err
+    assert main(["rank", "--season", *FILES, "--points", "10,x"]) == 2
+    assert "--points" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "referee-event/1"}', encoding="utf-8")
+    assert main(["rank", "--season", FILES[0], str(broken)]) == 1
+    assert "broken.json" in capsys.readouterr().err
+    assert main(["rank", "--season", str(tmp_path / "missing.json")]) == 2

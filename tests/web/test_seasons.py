@@ -1,0 +1,84 @@
+"""A club's season through the pages (issue 42): two concours this phone directs,
+a season over them, its public page and its PDF (names and results only)."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.test_concours import create, play_round, version
+from tests.web.test_concours_prints import pdf_pages, scanned
+
+
+def concours(app: Flask, client: FlaskClient, name: str, players: str, seed: int) -> str:
+    token, event = create(app, client, name=name, rounds="1", players=players)
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    play_round(app, client, event.id, 1, seed=seed)
+    return token
+
+
+def test_a_season_over_two_concours(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    concours(app, client, "Janvier", "Amélie\nBruno\nChantal\nDidier", 1)
+    concours(app, client, "Février", "Bruno\nAMÉLIE\nDidier\nÉmile", 2)
+    form = client.get("/seasons/new").get_data(as_text=True)
+    assert "Janvier" in form
+    assert "Février" in form
+    refused = client.post("/seasons/new", data={"name": "Saison", "points": "10, x"})
+    assert refused.status_code == 422
+    assert "x" in refused.get_data(as_text=True)
+    uids = [
+        line.split('value="', 1)[1].split('"', 1)[0]
+        for line in form.splitlines()
+        if 'name="events"' in line
+    ]
+    created = client.post(
+        "/seasons/new",
+        data={
+            "name": "Championnat 2027",
+            "points": "10, 6, 4, 3",
+            "drop_worst": "1",
+            "tie_breaks": ["wins", "best", "last"],
+            "events": uids,
+        },
+    )
+    assert created.status_code == 302
+    organiser = created.headers["Location"]
+    page = client.get(organiser).get_data(as_text=True)
+    assert "Championnat 2027" in page
+    assert "Le plus mauvais résultat de chaque joueur est retiré." in page
+    # Amélie and AMÉLIE are one player: both concours count, the worst dropped.
+    assert page.count("Amélie") >= 1
+    assert "AMÉLIE" not in page.split("<table", 1)[1].split("</table>")[0]
+    view = page.split("/se/", 1)[1].split('"', 1)[0]
+    public = client.get(f"/se/{view}").get_data(as_text=True)
+    token = organiser.rsplit("/", 1)[1]
+    assert token not in public
+    assert "/e/" not in public
+    assert "/s/" not in public
+    for name in ("Amélie", "Bruno", "Chantal", "Didier", "Émile"):
+        assert name in public
+    sheet = client.get(f"/se/{view}/season.pdf")
+    text = pdf_pages(sheet.data)[0]
+    assert "Championnat 2027" in text
+    assert "Classement de la saison" in text
+    assert [c.rsplit("/", 2)[-2:] for c in scanned(sheet.data)] == [["se", view]]
+    # The home page leads back to the season.
+    assert "Championnat 2027" in client.get("/").get_data(as_text=True)
+    # A concours removed stops counting.
+    event_id = page.split("/events/", 1)[1].split("/", 1)[0]
+    client.post(f"{organiser}/events/{event_id}/remove")
+    after = client.get(f"/se/{view}").get_data(as_text=True)
+    assert "Chantal" not in after
+    assert "Émile" in after
+
+
+def test_a_season_refuses_strangers(client: FlaskClient) -> None:
+    assert client.get("/s/nope").status_code == 404
+    assert client.get("/se/nope").status_code == 404
+    assert client.get("/se/nope/season.pdf").status_code == 404
+    made = client.post("/seasons/new", data={"name": "Vide"})
+    organiser = made.headers["Location"]
+    # Another phone's concours cannot be added by its id.
+    assert client.post(f"{organiser}/events", data={"event": "someone-else"}).status_code == 302
+    assert "Vide" in client.get(organiser).get_data(as_text=True)
