@@ -77,8 +77,8 @@ test-wheel: wheel
 
 # The browser tests and the sheet's picture again, kept in docs/screenshots/.
 screenshots: install
-	REFEREE_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e tests/games/pad/test_browser.py tests/web/test_sheets.py \
-		-k "e2e or browser or png"
+	REFEREE_SCREENSHOTS=1 $(BIN)/pytest -q tests/e2e tests/games/pad/test_browser.py tests/web/test_sheets.py tests/web/test_concours_prints.py \
+		-k "e2e or browser or png or concours_prints"
 
 bench: install
 	$(BIN)/python bench/engine.py
