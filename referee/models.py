@@ -336,6 +336,7 @@ EVENT_ACTIONS = (
     "check-in",
     "withdraw",
     "rounds",
+    "prizes",  # the entry fee and the prize rule stated or changed (before round 1)
     "draw",
     "accept",
     "correct",

@@ -113,6 +113,7 @@ MESSAGES: Final[dict[str, str]] = {
     "event_game_size": N_("this game is not played at tables of {value}"),
     "event_length": N_("a round lasts a number of deals or a number of minutes (one of the two)"),
     "event_amount": N_('{field} {value} is not an amount like "10.00"'),
+    "event_prizes_drawn": N_("the prizes are stated before the first round, not after"),
     "prize_number": N_("{field} {value} is not a number from 0 to {high}"),
     "prize_decimals": N_("{field} {value} has more than two decimals"),
     "prize_places": N_("{field}: from 1 to {high} places"),

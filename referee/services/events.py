@@ -447,6 +447,33 @@ def set_rounds(event: Event, rounds: int, version: int | None = None) -> None:
     _log(event, "rounds", before=before, after=rounds)
 
 
+def set_prizes(
+    event: Event,
+    entry_fee: str | None,
+    prizes: Mapping[str, Any] | None,
+    version: int | None = None,
+) -> None:
+    """State the entry fee and the prize rule, or change them, before the first
+    round: once a round is drawn they are the rules everyone played under."""
+    _check_version(event, version)
+    if event.rounds:
+        raise RulesError([problem("event_prizes_drawn", "prizes")])
+    head = _file_of(event, head_only=True)
+    head.pop("entry_fee", None)
+    head.pop("prizes", None)
+    if entry_fee:
+        head["entry_fee"] = entry_fee
+    if prizes is not None:
+        head["prizes"] = dict(prizes)
+    record = parse_event(head)  # refused as the event file would be
+    before = {"entry_fee": event.entry_fee, "prizes": event.prizes}
+    event.entry_fee = None if record.entry_fee is None else f"{record.entry_fee:.2f}"
+    event.prizes = None if record.prizes is None else prizes_json(record.prizes)
+    _log(
+        event, "prizes", before=before, after={"entry_fee": event.entry_fee, "prizes": event.prizes}
+    )
+
+
 def _log(event: Event, action: str, **fields: Any) -> None:
     _bump(event)
     db.session.add(EventChange(event_id=event.id, action=action, **fields))

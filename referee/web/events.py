@@ -28,7 +28,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -166,6 +166,13 @@ def _cash(cents: int, currency: str) -> str:
     return money(Decimal(cents) / 100, currency)
 
 
+def percent(value: Decimal) -> str:
+    """A percentage as the reader writes it: "12,5 %" in French (a narrow space
+    before the sign), "12.5%" in English."""
+    number = format_decimal(value.normalize())
+    return f"{number}\u202f%" if str(get_locale()) == "fr" else f"{number}%"
+
+
 def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
     """What the pages and sheets say of the prizes: the pot and how it was made,
     each place's prize, each ranking line's (`line_prizes`, in the lines' order,
@@ -177,7 +184,7 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
     places = []
     for place, cents in enumerate(found.places, 1):
         share = found.prizes.split[place - 1]
-        stated = f"{share.normalize():f} %" if found.prizes.by is Split.PERCENT else ""
+        stated = percent(share) if found.prizes.by is Split.PERCENT else ""
         label = ordinal(place) if place <= 20 else _("place %(n)d", n=place)
         places.append((label, _cash(cents, currency), stated))
     short = sum(found.places) - found.pot.pot if found.prizes.by is Split.AMOUNT else 0
@@ -186,7 +193,7 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
             "pot": _cash(found.pot.pot, currency),
             "fees": _cash(found.pot.fees, currency),
             "kept": _cash(found.pot.kept, currency) if found.pot.kept else None,
-            "kept_share": f"{found.prizes.kept.normalize():f} %",
+            "kept_share": percent(found.prizes.kept),
             "places": places,
             "short": _cash(short, currency) if short > 0 else None,
             "paid": _cash(found.paid, currency),
@@ -301,16 +308,7 @@ def _setup(form: Any) -> service.Setup:
     if rounds is None and not (form.get("rounds") or "").strip():
         problems.append(problem("missing", "rounds_planned"))
     size = number(form.get("table_size"), "draw.table_size", 4)
-    split = [p.strip() for p in re.split(r"[;,/\s]+", form.get("prize_split") or "") if p.strip()]
-    prizes: dict[str, Any] | None = None
-    if split:
-        # "50, 30, 20" or "50 % 30 % 20 %": the percent signs are the form's, not the number's.
-        split = [p.rstrip("%").strip() or p for p in split if p != "%"]
-        prizes = {
-            "split": split,
-            "by": "amount" if form.get("prize_by") == "amount" else "percent",
-            "kept": (form.get("prize_kept") or "0").strip().rstrip("%").strip() or "0",
-        }
+    prizes = prizes_from(form)
     if problems:
         raise RulesError(problems)
     return service.Setup(
@@ -323,10 +321,49 @@ def _setup(form: Any) -> service.Setup:
         minutes=length if kind == "minutes" else None,
         ranking=ranking,
         players=service.names_from(_with_table_people(form)),
-        entry_fee=(form.get("entry_fee") or "").strip().replace(",", ".") or None,
+        entry_fee=_fee(form),
         place=(form.get("place") or "").strip() or None,
         prizes=prizes,
         language=str(get_locale()),
+    )
+
+
+#: What separates the prizes typed in one box once it holds a space, a semicolon
+#: or a slash: those, and a comma followed by a space ("50, 30, 20"); a comma between
+#: digits is then a decimal comma ("48,60 32,40"). Without any, commas separate
+#: ("50,30,20").
+_PRIZE_SPLIT = re.compile(r"[;/\s]+|,(?=\s)")
+
+
+def prizes_from(form: Any) -> dict[str, Any] | None:
+    """The prize rule of a form (None: no prizes): the split by place, the kept
+    share, how the split is stated. The numbers are the event file's to check,
+    which names the one refused with what was typed."""
+    text = (form.get("prize_split") or "").replace("%", " ").strip()
+    if not text:
+        return None
+    parts = _PRIZE_SPLIT.split(text) if re.search(r"[;/\s]", text) else text.split(",")
+    kept = (form.get("prize_kept") or "").replace("%", "").strip().replace(",", ".")
+    return {
+        "split": [p.replace(",", ".") for p in parts if p],
+        "by": "amount" if form.get("prize_by") == "amount" else "percent",
+        "kept": kept or "0",
+    }
+
+
+def _fee(form: Any) -> str | None:
+    return (form.get("entry_fee") or "").strip().replace(",", ".") or None
+
+
+@bp.post("/e/<token>/prizes")
+def prizes(token: str) -> BaseResponse:
+    """State or change the entry fee and the prizes (before the first round)."""
+    event = director_event(token)
+    return _act(
+        event,
+        lambda: service.set_prizes(
+            event, _fee(request.form), prizes_from(request.form), _version()
+        ),
     )
 
 
@@ -355,6 +392,7 @@ def director(token: str) -> str:
             "check-in": _("players checked in"),
             "withdraw": _("a player withdrew"),
             "rounds": _("rounds in all changed"),
+            "prizes": _("entry fee and prizes stated"),
             "draw": _("round drawn"),
             "accept": _("result accepted"),
             "correct": _("correction opened"),

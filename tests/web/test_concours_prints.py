@@ -214,3 +214,60 @@ def test_prints_are_refused_to_strangers(client: FlaskClient, app: Flask) -> Non
     public = client.get(f"/ev/{event.view_token}").get_data(as_text=True)
     assert token not in public
     assert "/e/" not in public
+
+
+def test_prizes_typed_as_a_director_types_them(app: Flask, client: FlaskClient) -> None:
+    """The split with percent signs, decimal commas, a refused total said in French
+    with what was typed kept; changed on the director's page before round 1, never
+    after."""
+    client.get("/lang/fr?next=/")
+    refused = client.post(
+        "/events/new",
+        data={
+            "name": "Coupe",
+            "game": "pad",
+            "rounds": "2",
+            "length": "2",
+            "players": "\n".join(NAMES[:8]),
+            "entry_fee": "7,50",
+            "prize_split": "50 %, 30 %",
+        },
+    )
+    assert refused.status_code == 422
+    body = refused.get_data(as_text=True)
+    assert "les pourcentages font 80 % en tout, pas 100 %" in body
+    assert 'value="50 %, 30 %"' in body  # what was typed, given back
+    token, event = create(
+        app, client, rounds="2", entry_fee="7,50", prize_split="48,60; 32,40; 19", prize_by="amount"
+    )
+    page = client.get(f"/e/{token}").get_data(as_text=True)
+    assert "48,60\u00a0€" in page
+    assert "19,00\u00a0€" in page
+    # 18 × 7.50 € = 135 € of fees: the fixed sums (100 €) are within the pot.
+    assert "Prix\u202f: une cagnotte de 135,00\u00a0€ (les inscriptions)." in page
+    changed = client.post(
+        f"/e/{token}/prizes",
+        data={
+            "version": version(client, event.view_token),
+            "entry_fee": "10",
+            "prize_kept": "20",
+            "prize_split": "60,40",
+        },
+    )
+    assert changed.status_code == 302
+    page = client.get(f"/e/{token}").get_data(as_text=True)
+    # 180 € of fees, 36 € kept: 144 €, 60 % and 40 %.
+    assert "86,40\u00a0€ (60\u202f%)" in page
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    late = client.post(
+        f"/e/{token}/prizes",
+        data={"version": version(client, event.view_token), "prize_split": "100"},
+        follow_redirects=True,
+    )
+    assert "Les prix s’annoncent avant le premier tour, pas après" in late.get_data(as_text=True)
+    with app.app_context():
+        from referee.services import events as service
+
+        after = service.find(token)
+        assert after is not None
+        assert after.prizes == {"split": ["60", "40"], "by": "percent", "kept": "20"}
