@@ -104,7 +104,8 @@ _RANK: Final = {
 }
 #: `referee rank --season`.
 _SEASON: Final = {
-    "one": N_("one event file, or several with --season"),
+    "one": N_("one event file, or several with --season (and --drop-worst, --points with it)"),
+    "twice": N_("{path} is given twice"),
     "head": N_("Season: {count} {count|concours|concours}, best {best} counted"),
     "event": N_("  {number}. {name}{provisional}"),
     "provisional": N_(" (provisional)"),
@@ -778,6 +779,13 @@ def season_command(
         for message in error.messages(lang):
             print(message, file=stderr)
         return USAGE
+    seen: set[str] = set()
+    for path in paths:
+        where = os.path.realpath(path)
+        if where in seen:
+            print(translate(lang, _SEASON["twice"]).format(path=path), file=stderr)
+            return USAGE
+        seen.add(where)
     held = []
     for path in paths:
         try:
@@ -810,7 +818,7 @@ def season_command(
         json.dump(out, stdout, ensure_ascii=False, indent=2)
         stdout.write("\n")
         return 0
-    best = max(0, len(held) - drop_worst)
+    best = max(1, len(held) - drop_worst)
     print(counted(lang, _SEASON["head"], count=len(held), best=best), file=stdout)
     for i, h in enumerate(held, 1):
         mark = "" if h.final else translate(lang, _SEASON["provisional"])
@@ -1271,7 +1279,7 @@ def _run(args: argparse.Namespace, lang: str) -> int:
             args.file, args.drop_worst, args.points, args.json, lang, sys.stdout, sys.stderr
         )
     if args.command == "rank":
-        if len(args.file) != 1:
+        if len(args.file) != 1 or args.drop_worst or args.points is not None:
             print(translate(lang, _SEASON["one"]), file=sys.stderr)
             return USAGE
         return rank_command(args.file[0], args.json, lang, sys.stdout, sys.stderr, sys.stdin)

@@ -121,6 +121,7 @@ MESSAGES: Final[dict[str, str]] = {
     "season_points": N_(
         "{field}: from 1 to {high} whole numbers from 0 to 10000, first place first"
     ),
+    "season_points_rise": N_("{field} {value}: a place scores no more than the place before it"),
     "season_whole": N_("{field} {value} is not a whole number from 0 to {high}"),
     "event_twice": N_("{field}: {value} appears twice"),
     "event_numbers": N_("{field} {value} is out of order: {expected} was expected"),

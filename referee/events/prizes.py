@@ -18,9 +18,10 @@ numbers, so that nothing is lost or created by rounding:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Final
@@ -29,6 +30,8 @@ from referee.engine.errors import RulesError, problem
 
 #: The most places a split may name.
 MAX_PLACES: Final = 50
+#: A number as the form or the file may give it: ASCII digits, a decimal point.
+_PLAIN: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
 #: The largest sum in a split or a pot (cents are whole numbers far below it).
 MAX_AMOUNT: Final = Decimal("1000000")
 
@@ -116,11 +119,10 @@ def share_out(places: Sequence[int], ranks: Sequence[int]) -> tuple[int, ...]:
 def _number(raw: object, field: str, high: Decimal) -> Decimal:
     """A number from 0 to `high` of at most two decimals, from text or a number;
     refused with the field blamed."""
-    text = str(raw).strip().replace(",", ".").replace("\u202f", "").replace(" ", "")
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        value = Decimal("NaN")
+    text = str(raw).strip().replace(",", ".")
+    # Digits as written everywhere (no exponent, no underscores, no other scripts'
+    # digits, which Decimal would take).
+    value = Decimal(text) if _PLAIN.fullmatch(text) else Decimal("NaN")
     if isinstance(raw, bool) or not value.is_finite() or not 0 <= value <= high:
         raise RulesError([problem("prize_number", field, value=raw, high=f"{high:f}")])
     if value != value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):

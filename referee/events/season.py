@@ -4,9 +4,9 @@ Pure Python (standard library only). Each concours gives its players season
 points by their final rank, from a table of points the club chooses (first place
 first; the places past the table get `beyond`); players who share a place share
 the points of the places they cover (their average, exact). Each player counts
-their best results only: with `drop_worst` K and E events, the best E − K (a
-player who played fewer counts all they played; a missed event is no result, so
-it is the first "worst" dropped). Players are the same player across events when
+their best results only: with `drop_worst` K and E events, the best E − K, one
+at least (a player who played fewer counts all they played; a missed event is no
+result, so it is the first "worst" dropped). Players are the same player across events when
 their names are the same, letters' case and spaces aside.
 
 Ties on the counted points are broken by the stated tie-breaks, in order:
@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from itertools import pairwise
 from typing import Final
 
 from referee.engine.catalog import N_
@@ -159,7 +160,9 @@ def season_rank(rules: SeasonRules, events: Sequence[Held]) -> tuple[SeasonLine,
     for got in per_event:
         for key, (_points, _place, name) in got.items():
             names.setdefault(key, name)
-    counted_events = max(0, len(events) - rules.drop_worst)
+    # At least one result counts (early in a season, fewer concours than the
+    # results to drop have been played).
+    counted_events = max(1, len(events) - rules.drop_worst)
     built: dict[
         str,
         tuple[
@@ -230,6 +233,12 @@ def parse_rules(raw: Mapping[str, object], field: str = "season") -> SeasonRules
         )
     ):
         raise RulesError([problem("season_points", f"{field}.points", high=MAX_PLACES)])
+    # A better place never scores less ("25,5; 20" typed for 25.5 and 20 reads as
+    # 25, 5, 20: refused, not taken).
+    if any(later > earlier for earlier, later in pairwise(points)):
+        raise RulesError(
+            [problem("season_points_rise", f"{field}.points", value=", ".join(map(str, points)))]
+        )
     whole: dict[str, int] = {}
     for name, high in (("beyond", 10_000), ("drop_worst", MAX_EVENTS)):
         value = raw.get(name, 0)

@@ -108,7 +108,10 @@ def round_full(game_id: int, deals: int) -> tuple[Event, EventTable] | None:
 def card_of(play_token: str, number: int) -> tuple[Event, EventTable] | None:
     """A table's card: the event with its players and rounds, and table `number`
     of the round in play with its game and deals, and nothing else (100 tables
-    read their cards at the end of a round: not the whole event each)."""
+    read their cards at the end of a round: not the whole event each). A number
+    no table can have is none (an address typed by hand: never a database error)."""
+    if not 1 <= number <= MAX_PLAYERS:
+        return None
     event = db.session.scalar(
         select(Event)
         .where(Event.play_token == play_token)

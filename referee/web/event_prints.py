@@ -137,7 +137,8 @@ def _document(event: Event, kind: str) -> Response:
     def make() -> tuple[bytes, str]:
         loaded = loaded_event(event)
         html = document_html(loaded, kind, size)
-        return renderer().render(html), ascii_name(f"{loaded.name}-{kind}") + ".pdf"
+        paper = "" if size == "a4" else f"-{size}"
+        return renderer().render(html), ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
 
     data, name = cache.get_or_make(("event", event.uid, event.version, kind, size), make)
     response = pdf_response(data, name)

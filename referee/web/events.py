@@ -187,7 +187,8 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
         stated = percent(share) if found.prizes.by is Split.PERCENT else ""
         label = ordinal(place) if place <= 20 else _("place %(n)d", n=place)
         places.append((label, _cash(cents, currency), stated))
-    short = sum(found.places) - found.pot.pot if found.prizes.by is Split.AMOUNT else 0
+    fixed = found.prizes.by is Split.AMOUNT
+    short = sum(found.places) - found.pot.pot if fixed else 0
     return {
         "purse": {
             "pot": _cash(found.pot.pot, currency),
@@ -196,6 +197,9 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
             "kept_share": percent(found.prizes.kept),
             "places": places,
             "short": _cash(short, currency) if short > 0 else None,
+            # What fixed sums leave of the pot (the club's), and a pot of nothing.
+            "rest": _cash(-short, currency) if short < 0 else None,
+            "empty": found.pot.pot == 0 and not fixed,
             "paid": _cash(found.paid, currency),
         },
         "line_prizes": [_cash(c, currency) if c else "" for c in found.lines],
@@ -352,7 +356,9 @@ def prizes_from(form: Any) -> dict[str, Any] | None:
 
 
 def _fee(form: Any) -> str | None:
-    return (form.get("entry_fee") or "").strip().replace(",", ".") or None
+    """The entry fee as typed ("7,50", "7,50 €", "€7.50", "1 000"): its currency
+    sign and spaces are the form's, a decimal comma a point."""
+    return re.sub(r"[\s€$£]", "", form.get("entry_fee") or "").replace(",", ".") or None
 
 
 @bp.post("/e/<token>/prizes")

@@ -45,7 +45,7 @@ bp = Blueprint("seasons", __name__)
 #: cookie also holds the games', tables' and concours' links).
 SEASONS_REMEMBERED = 10
 
-_WHOLE = re.compile(r"\s*[0-9]{1,6}\s*")
+_WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*")
 
 
 def _remember(token: str) -> None:
@@ -193,6 +193,15 @@ def public(view_token: str) -> str:
     return render_template("seasons/public.html", **_shown(service.standings(season)))
 
 
+def season_html(standings: service.Standings, size: str) -> str:
+    """The season's ranking sheet as HTML, in the season's language."""
+    with force_locale(standings.season.language or "fr"):
+        shown = _shown(standings)
+        return render_template(
+            "pdf/season.html", **shown, page_size=PAGE_SIZES[size], qr=qr_svg(shown["view_url"])
+        )
+
+
 def _pdf(season: Season) -> Response:
     size = request.args.get("size", "a4")
     size = size if size in PAGE_SIZES else "a4"
@@ -208,12 +217,7 @@ def _pdf(season: Season) -> Response:
     )
 
     def make() -> tuple[bytes, str]:
-        with force_locale(season.language or "fr"):
-            shown = _shown(standings)
-            html = render_template(
-                "pdf/season.html", **shown, page_size=PAGE_SIZES[size], qr=qr_svg(shown["view_url"])
-            )
-        return renderer().render(html), ascii_name(season.name) + ".pdf"
+        return renderer().render(season_html(standings, size)), ascii_name(season.name) + ".pdf"
 
     data, name = cache.get_or_make(key, make)
     response = pdf_response(data, name)

@@ -91,6 +91,10 @@ def test_every_cent_of_the_pot_is_paid_whatever_the_ties(
         ({"split": ["100"], "by": "lot"}, "prizes.by", "is not one of"),
         ({"split": ["100"], "extra": 1}, "prizes.extra", "does not know"),
         ([1], "prizes", "cannot be read"),
+        ({"split": ["1e2"]}, "prizes.split[0]", "not a number"),
+        ({"split": ["1_00"]}, "prizes.split[0]", "not a number"),
+        ({"split": ["+100"]}, "prizes.split[0]", "not a number"),
+        ({"split": ["\u0661\u0660\u0660"]}, "prizes.split[0]", "not a number"),
     ],
 )
 def test_refusals_name_their_field(raw: object, field: str, words: str) -> None:

@@ -57,6 +57,12 @@ def test_shared_places_share_their_points_and_level_players_share_a_rank() -> No
     assert {x.points for x in three} == {Fraction(20, 3)}
 
 
+def test_more_dropped_than_played_still_counts_the_best() -> None:
+    rules = SeasonRules(points=(10, 6), drop_worst=5)
+    lines = season_rank(rules, [held("a", ("A", 1), ("B", 2)), held("b", ("B", 1), ("A", 2))])
+    assert [(x.name, x.points, x.dropped) for x in lines] == [("B", 10, (0,)), ("A", 10, (1,))]
+
+
 def test_a_missed_event_is_the_first_dropped() -> None:
     rules = SeasonRules(points=(10, 6), drop_worst=1)
     lines = season_rank(rules, [held("a", ("A", 1), ("B", 2)), held("b", ("B", 1))])
@@ -76,6 +82,7 @@ def test_a_missed_event_is_the_first_dropped() -> None:
         ({"tie_breaks": ["wins", "wins"]}, "season.tie_breaks"),
         ({"tie_breaks": ["luck"]}, "season.tie_breaks"),
         ({"other": 1}, "season.other"),
+        ({"points": [25, 5, 20]}, "season.points"),  # "25,5; 20" read as three places
     ],
 )
 def test_season_rules_refused_by_field(raw: dict[str, object], field: str) -> None:
@@ -120,3 +127,8 @@ def test_referee_rank_season_refusals(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["rank", "--season", FILES[0], str(broken)]) == 1
     assert "broken.json" in capsys.readouterr().err
     assert main(["rank", "--season", str(tmp_path / "missing.json")]) == 2
+    capsys.readouterr()
+    assert main(["rank", "--season", FILES[0], FILES[0]]) == 2  # one concours, counted once
+    assert "twice" in capsys.readouterr().err
+    assert main(["rank", FILES[0], "--drop-worst", "1"]) == 2  # a season's option alone
+    assert "--season" in capsys.readouterr().err

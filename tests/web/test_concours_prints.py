@@ -109,6 +109,10 @@ def test_table_cards_one_a_table_with_a_qr_code_to_its_game(
     assert scanned(client.get(f"/e/{token}/print/cards.pdf").data, 2) == codes
     assert client.get(f"/c/{event.play_token}/9/play").status_code == 302
     assert client.get("/c/nope/3/play").status_code == 404
+    # A number typed by hand past any table's, even past the database's integers.
+    for number in ("9223372036854775808", "999999999999999999999", "1001"):
+        assert client.get(f"/c/{event.play_token}/{number}/play").status_code == 302
+        assert client.get(f"/c/{event.play_token}/{number}").status_code == 404
 
 
 def test_route_slips_say_every_players_table_and_seat(
@@ -238,13 +242,23 @@ def test_prizes_typed_as_a_director_types_them(app: Flask, client: FlaskClient) 
     assert "les pourcentages font 80 % en tout, pas 100 %" in body
     assert 'value="50 %, 30 %"' in body  # what was typed, given back
     token, event = create(
-        app, client, rounds="2", entry_fee="7,50", prize_split="48,60; 32,40; 19", prize_by="amount"
+        app,
+        client,
+        rounds="2",
+        entry_fee="7,50 €",
+        prize_split="48,60; 32,40; 19",
+        prize_by="amount",
     )
     page = client.get(f"/e/{token}").get_data(as_text=True)
     assert "48,60\u00a0€" in page
     assert "19,00\u00a0€" in page
     # 18 × 7.50 € = 135 € of fees: the fixed sums (100 €) are within the pot.
     assert "Prix\u202f: une cagnotte de 135,00\u00a0€ (les inscriptions)." in page
+    assert "Le reste de la cagnotte, 35,00\u00a0€, reste au club." in page
+    # Before any result, the personal results give no rank and no prize.
+    before = pdf_pages(client.get(f"/ev/{event.view_token}/results.pdf").data)[0]
+    assert "Aucun résultat accepté" in before
+    assert "Rang" not in before
     changed = client.post(
         f"/e/{token}/prizes",
         data={
