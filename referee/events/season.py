@@ -122,9 +122,14 @@ def same_player(name: str) -> str:
 
 
 def held_of(name: str, date: datetime.date | None, concours: Concours) -> Held:
-    """A concours's final (or provisional) ranking, by its players' names."""
+    """A concours's final (or provisional) ranking, by its players' names; none
+    before its first result (a lot would rank them: not a result)."""
     names = {p.number: p.name for p in concours.players}
-    lines = tuple((tuple(names[n] for n in line.players), line.rank) for line in rank(concours))
+    results = any(t.scores is not None for p in concours.played for t in p.tables)
+    lines = tuple(
+        (tuple(names[n] for n in line.players), line.rank)
+        for line in (rank(concours) if results else ())
+    )
     played = sum(1 for p in concours.played if p.complete)
     return Held(name, date, lines, played >= concours.rounds)
 

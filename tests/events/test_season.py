@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,7 +13,16 @@ import pytest
 
 from referee.cli import main, season_command
 from referee.engine.errors import RulesError
-from referee.events.season import Held, SeasonRules, SeasonTieBreak, parse_rules, season_rank
+from referee.events.concours import Concours, Played, Player, Ranking, Table
+from referee.events.draw import Format
+from referee.events.season import (
+    Held,
+    SeasonRules,
+    SeasonTieBreak,
+    held_of,
+    parse_rules,
+    season_rank,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "season"
 FILES = sorted(str(p) for p in EXAMPLES.glob("*.json"))
@@ -61,6 +71,27 @@ def test_more_dropped_than_played_still_counts_the_best() -> None:
     rules = SeasonRules(points=(10, 6), drop_worst=5)
     lines = season_rank(rules, [held("a", ("A", 1), ("B", 2)), held("b", ("B", 1), ("A", 2))])
     assert [(x.name, x.points, x.dropped) for x in lines] == [("B", 10, (0,)), ("A", 10, (1,))]
+
+
+def test_a_concours_without_a_result_ranks_nobody() -> None:
+    concours = Concours(
+        game="pad",
+        format=Format.INDIVIDUAL,
+        rounds=2,
+        seed=1,
+        ranking=Ranking(),
+        players=tuple(Player(n, f"P{n}") for n in range(1, 9)),
+    )
+    assert held_of("empty", None, concours).lines == ()
+    drawn = replace(concours, played=(Played(1, (Table(1, (1, 2, 3, 4)), Table(2, (5, 6, 7, 8)))),))
+    assert held_of("drawn", None, drawn).lines == ()
+    played = replace(
+        concours,
+        played=(Played(1, (Table(1, (1, 2, 3, 4), (4, 3, 2, 1), True), Table(2, (5, 6, 7, 8)))),),
+    )
+    got = held_of("played", None, played)
+    assert got.lines[0] == (("P1",), 1)
+    assert not got.final
 
 
 def test_a_missed_event_is_the_first_dropped() -> None:
