@@ -12,6 +12,10 @@ from hypothesis import strategies as st
 from referee.engine.errors import RulesError
 from referee.events.prizes import Prizes, Split, by_place, parse, pot_of, share_out
 
+#: The message codes these tests raise (tests/engine/test_errors.py checks that
+#: every message has a test).
+PRIZE_CODES = {"prize_number", "prize_decimals", "prize_places", "prize_total"}
+
 
 def test_the_pot_is_the_fees_minus_the_kept_share() -> None:
     prizes = parse({"split": ["50", "30", "20"], "kept": "10"})
@@ -101,5 +105,10 @@ def test_refusals_name_their_field(raw: object, field: str, words: str) -> None:
     with pytest.raises(RulesError) as caught:
         parse(raw)
     assert caught.value.problems[0].field == field
+    assert caught.value.problems[0].code in PRIZE_CODES | {
+        "unknown_field",
+        "unknown_choice",
+        "not_object",
+    }
     assert words in caught.value.problems[0].message("en")
     assert caught.value.problems[0].message("fr")  # and in French

@@ -52,6 +52,9 @@ def picture(data: bytes, name: str, page: int = 0) -> None:
     image.save(SCREENSHOTS / name, optimize=True)
 
 
+#: The message codes these tests raise (tests/engine/test_errors.py).
+PRINT_CODES = {"event_prizes_drawn"}
+
 PRIZES = {"entry_fee": "10", "prize_kept": "10", "prize_split": "50, 30, 20"}
 
 

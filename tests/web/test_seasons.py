@@ -3,9 +3,11 @@ a season over them, its public page and its PDF (names and results only)."""
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.services import seasons as season_service
 from tests.web.test_concours import create, play_round, version
 from tests.web.test_concours_prints import pdf_pages, scanned
 
@@ -82,3 +84,32 @@ def test_a_season_refuses_strangers(client: FlaskClient) -> None:
     # Another phone's concours cannot be added by its id.
     assert client.post(f"{organiser}/events", data={"event": "someone-else"}).status_code == 302
     assert "Vide" in client.get(organiser).get_data(as_text=True)
+
+
+def test_a_concours_added_later_and_the_season_full(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client.get("/lang/en?next=/")
+    concours(app, client, "January", "Ana\nBen\nCyd\nDan", 1)
+    missing = client.post("/seasons/new", data={"name": " "})
+    assert missing.status_code == 422
+    long = client.post("/seasons/new", data={"name": "S" * 81})
+    assert long.status_code == 422
+    assert "80" in long.get_data(as_text=True)
+    made = client.post("/seasons/new", data={"name": "Cup", "points": "3, 2, 1"})
+    organiser = made.headers["Location"]
+    page = client.get(organiser).get_data(as_text=True)
+    assert "No concours ranked yet." in page
+    uid = page.split('<option value="', 1)[1].split('"', 1)[0]  # "Add one of your concours"
+    client.post(f"{organiser}/events", data={"event": uid})
+    client.post(f"{organiser}/events", data={"event": uid})  # once is enough
+    page = client.get(organiser).get_data(as_text=True)
+    assert page.count('action="' + organiser.split("localhost", 1)[-1] + "/events/") == 1
+    assert "Ana" in page
+    assert "Add one of your concours" not in page
+    concours(app, client, "February", "Ana\nBen\nCyd\nEve", 2)
+    page = client.get(organiser).get_data(as_text=True)
+    second = page.split('<option value="', 1)[1].split('"', 1)[0]
+    monkeypatch.setattr(season_service, "MAX_EVENTS", 1)
+    full = client.post(f"{organiser}/events", data={"event": second}, follow_redirects=True)
+    assert "more than 1" in full.get_data(as_text=True)
