@@ -218,16 +218,19 @@ class Renderer:
             _sweep_dead()  # the copies of the process just stopped among them
         self._process = self._conn = None
 
-    def render(self, html: str) -> bytes:
-        """The PDF of `html`. In a server, the calling thread waits without the GIL."""
+    def render(self, html: str, timeout: float | None = None) -> bytes:
+        """The PDF of `html`. In a server, the calling thread waits without the GIL.
+        `timeout`: longer than the renderer's own for a long document (a concours's
+        400 pages of personal results take 13 s on the project's machine)."""
         self.renders += 1
         if self.in_process:
             return html_to_pdf(html)
         if not self._slots.acquire(blocking=False):
             raise RendererBusy()
+        limit = max(timeout or 0.0, self.timeout)
         try:
-            deadline = time.monotonic() + self.timeout
-            if not self._turn.acquire(timeout=self.timeout):
+            deadline = time.monotonic() + limit
+            if not self._turn.acquire(timeout=limit):
                 raise RenderTimeout()
             try:
                 return self._draw(html, deadline, retry=True)

@@ -468,6 +468,17 @@ def test_a_render_that_times_out_is_stopped() -> None:
         renderer.stop()
 
 
+def test_a_long_document_is_given_longer() -> None:
+    """A concours's long document asks for more time than a game's sheet: a render
+    the renderer's own limit would stop goes to its end."""
+    renderer = Renderer(in_process=False, timeout=0.05)
+    try:
+        assert renderer.render(WARM_UP, timeout=60).startswith(b"%PDF")  # warming up too
+        assert renderer._process is not None
+    finally:
+        renderer.stop()
+
+
 def test_sheets_queue_with_a_bound() -> None:
     renderer = Renderer(in_process=False, queue=2)
     renderer._slots.acquire()
