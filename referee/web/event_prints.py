@@ -11,12 +11,11 @@ event version, paper size and language, then kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask_babel import force_locale
 
-from referee.events.concours import Line
+from referee.events.concours import Concours, Figure, Line
 from referee.models import Event
 from referee.services import events as service
 from referee.web.cache import LRU
@@ -52,7 +51,7 @@ class Seat:
     partners: tuple[str, ...]
     opponents: tuple[str, ...]
     score: int | None  # the table score accepted for the player
-    points: Any  # the ranking points of the round (Figure), None if none
+    points: Figure | None  # the ranking points of the round
     bye: bool = False
 
 
@@ -64,13 +63,17 @@ def table_count(event: Event) -> int:
     return max(drawn, present // max(event.table_size, 1), 1)
 
 
-def routes(event: Event, lines: tuple[Line, ...]) -> dict[int, list[Seat]]:
+def _points(line: Line | None, round: int) -> Figure | None:
+    """A ranking line's points in round `round` (None: none counted there)."""
+    return None if line is None or round > len(line.rounds) else line.rounds[round - 1]
+
+
+def routes(event: Event, concours: Concours, lines: tuple[Line, ...]) -> dict[int, list[Seat]]:
     """Each player's rounds so far (the draw's tables and seats, the byes), with
     their partners and opponents by name, the accepted table score and the round's
     ranking points."""
     names = {p.number: p.name for p in event.players}
     line_of = {n: line for line in lines for n in line.players}
-    concours = service.concours_of(event)
     side_of: dict[int, int] = {}
     for side, seats in enumerate(concours.sides):
         for seat in seats:
@@ -84,7 +87,6 @@ def routes(event: Event, lines: tuple[Line, ...]) -> dict[int, list[Seat]]:
             for i, number in enumerate(t.seats):
                 seen.add(number)
                 others = [(j, n) for j, n in enumerate(t.seats) if n != number]
-                line = line_of.get(number)
                 out.setdefault(number, []).append(
                     Seat(
                         r.number,
@@ -93,19 +95,12 @@ def routes(event: Event, lines: tuple[Line, ...]) -> dict[int, list[Seat]]:
                         tuple(names[n] for j, n in others if side_of.get(j) == side_of.get(i)),
                         tuple(names[n] for j, n in others if side_of.get(j) != side_of.get(i)),
                         None if t.accepted is None else t.accepted[i],
-                        None
-                        if line is None or r.number > len(line.rounds)
-                        else line.rounds[r.number - 1],
+                        _points(line_of.get(number), r.number),
                     )
                 )
         for number in r.byes:
             if number not in seen:
-                line = line_of.get(number)
-                points = (
-                    None
-                    if line is None or r.number > len(line.rounds)
-                    else line.rounds[r.number - 1]
-                )
+                points = _points(line_of.get(number), r.number)
                 out.setdefault(number, []).append(
                     Seat(r.number, None, None, (), (), None, points, True)
                 )
@@ -121,7 +116,10 @@ def document_html(event: Event, kind: str, size: str) -> str:
     """A concours's printed document as HTML, in the event's language."""
     with force_locale(event.language or "fr"):
         shown = common(event)
-        play = lambda n: public_url("events.table_game", play_token=event.play_token, number=n)  # noqa: E731
+
+        def play(number: int) -> str:
+            return public_url("events.table_game", play_token=event.play_token, number=number)
+
         view_url = public_url("events.public", view_token=event.view_token)
         return render_template(
             DOCUMENTS[kind],
@@ -129,9 +127,9 @@ def document_html(event: Event, kind: str, size: str) -> str:
             page_size=PAGE_SIZES[size],
             tables=range(1, table_count(event) + 1),
             table_url=play,
-            qr=lambda url: qr_svg(url),
+            qr=qr_svg,
             view_url=view_url,
-            routes=routes(event, shown["lines"]),
+            routes=routes(event, shown["concours"], shown["lines"]),
             lang=event.language or "fr",
         )
 

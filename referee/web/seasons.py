@@ -7,6 +7,7 @@ and its PDF). The views parse forms, call `services.seasons` and redirect.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -212,7 +213,7 @@ def _pdf(season: Season) -> Response:
         "season",
         season.id,
         tuple((e.uid, e.version) for e in standings.events),
-        season.rules.__repr__(),
+        json.dumps(season.rules, sort_keys=True),
         size,
     )
 
