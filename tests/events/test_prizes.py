@@ -3,13 +3,16 @@ equally, to the cent, without losing or creating one."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.engine.errors import RulesError
+from referee.events.eventfile import dump_event, load_event
 from referee.events.prizes import Prizes, Split, by_place, parse, pot_of, share_out
 
 #: The message codes these tests raise (tests/engine/test_errors.py checks that
@@ -112,3 +115,22 @@ def test_refusals_name_their_field(raw: object, field: str, words: str) -> None:
     }
     assert words in caught.value.problems[0].message("en")
     assert caught.value.problems[0].message("fr")  # and in French
+
+
+def test_the_event_file_keeps_the_prizes_and_the_language() -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "concours.json"
+    data = json.loads(example.read_text(encoding="utf-8"))
+    data["prizes"] = {"split": [60, "40.00"], "kept": "12.5"}
+    data["language"] = "en"
+    record = load_event(json.dumps(data))
+    assert record.prizes == Prizes((Decimal(60), Decimal(40)), Split.PERCENT, Decimal("12.5"))
+    assert record.language == "en"
+    again = load_event(json.dumps(dump_event(record)))
+    assert again.prizes == record.prizes
+    assert again.language == "en"
+    assert dump_event(record)["prizes"] == {"split": ["60", "40"], "by": "percent", "kept": "12.5"}
+    data["prizes"] = {"split": ["60", "30"]}
+    data["language"] = "de"
+    with pytest.raises(RulesError) as caught:
+        load_event(json.dumps(data))
+    assert {p.field for p in caught.value.problems} == {"prizes.split", "language"}
