@@ -850,6 +850,7 @@ def rank_command(
     line with what separated it from the line above; `as_json` for programs."""
     from referee.events.concours import NAMES, SEPARATED, figure, rank, ranking_json
     from referee.events.eventfile import MAX_EVENT_BYTES, load_event
+    from referee.events.prizes import by_place, pot_of, share_out
 
     try:
         data = _read(path, stdin, MAX_EVENT_BYTES + 1)
@@ -865,8 +866,15 @@ def rank_command(
         return INVALID
     concours = event.concours
     lines = rank(concours)
+    prizes: tuple[int, ...] = ()
+    if event.prizes is not None and any(t.scores for p in concours.played for t in p.tables):
+        pot = pot_of(event.entry_fee, len(concours.players), event.prizes)
+        prizes = share_out(by_place(event.prizes, pot.pot), [line.rank for line in lines])
     if as_json:
-        json.dump(ranking_json(lines, lang), stdout, ensure_ascii=False, indent=2)
+        out = ranking_json(lines, lang)
+        for item, cents in zip(out, prizes, strict=False):
+            item["prize"] = f"{cents // 100}.{cents % 100:02d}"  # in the file's currency
+        json.dump(out, stdout, ensure_ascii=False, indent=2)
         stdout.write("\n")
         return 0
     played = sum(1 for p in concours.played if p.complete)  # a round still in play: not yet
@@ -881,6 +889,10 @@ def rank_command(
         text = translate(lang, _RANK["line"]).format(
             rank=line.rank, name=line.name, points=figure(line.points, lang)
         )
+        if i < len(prizes) and prizes[i]:
+            amount = f"{prizes[i] // 100}.{prizes[i] % 100:02d}"
+            amount = amount.replace(".", ",") if lang == "fr" else amount
+            text += f"  [{amount} {event.currency}]"
         if line.separated_by is not None:
             why = translate(lang, SEPARATED[line.separated_by])
             text += "  " + translate(lang, _RANK["ahead"]).format(separated=why)

@@ -117,7 +117,7 @@ MESSAGES: Final[dict[str, str]] = {
     "prize_number": N_("{field} {value} is not a number from 0 to {high}"),
     "prize_decimals": N_("{field} {value} has more than two decimals"),
     "prize_places": N_("{field}: from 1 to {high} places"),
-    "prize_total": N_("{field}: the percentages add up to {total} %, not 100 %"),
+    "prize_total": N_("{field}: the percentages add up to {total}%, not 100%"),
     "season_points": N_(
         "{field}: from 1 to {high} whole numbers from 0 to 10000, first place first"
     ),

@@ -158,6 +158,13 @@ def event_points(rules: SeasonRules, held: Held) -> dict[str, tuple[Figure, int,
     return got
 
 
+def counted_results(rules: SeasonRules, events: int) -> int:
+    """How many results each player counts over `events` concours: all but the
+    worst `drop_worst`, one at least (early in a season, fewer concours may have
+    been played than the results to drop)."""
+    return max(1, events - rules.drop_worst)
+
+
 def season_rank(rules: SeasonRules, events: Sequence[Held]) -> tuple[SeasonLine, ...]:
     """The season's ranking over `events` (in the season's order, oldest first)."""
     per_event = [event_points(rules, held) for held in events]
@@ -165,9 +172,7 @@ def season_rank(rules: SeasonRules, events: Sequence[Held]) -> tuple[SeasonLine,
     for got in per_event:
         for key, (_points, _place, name) in got.items():
             names.setdefault(key, name)
-    # At least one result counts (early in a season, fewer concours than the
-    # results to drop have been played).
-    counted_events = max(1, len(events) - rules.drop_worst)
+    counted_events = counted_results(rules, len(events))
     built: dict[
         str,
         tuple[
@@ -252,17 +257,17 @@ def parse_rules(raw: Mapping[str, object], field: str = "season") -> SeasonRules
         whole[name] = value
     breaks_raw = raw.get("tie_breaks", [t.value for t in SeasonRules().tie_breaks])
     choices = tuple(t.value for t in SeasonTieBreak)
-    if not isinstance(breaks_raw, list | tuple) or len(set(map(str, breaks_raw))) != len(
-        breaks_raw
-    ):
+    if not isinstance(breaks_raw, list | tuple):
         raise RulesError(
             [problem("unknown_choice", f"{field}.tie_breaks", value=breaks_raw, choices=choices)]
         )
-    for value in breaks_raw:
+    for i, value in enumerate(breaks_raw):
         if value not in choices:
             raise RulesError(
                 [problem("unknown_choice", f"{field}.tie_breaks", value=value, choices=choices)]
             )
+        if value in breaks_raw[:i]:
+            raise RulesError([problem("event_twice", f"{field}.tie_breaks", value=value)])
     return SeasonRules(
         tuple(points),
         whole["beyond"],

@@ -11,12 +11,14 @@ from typing import Any
 from sqlalchemy import func, select
 
 from referee.engine.errors import RulesError, problem
+from referee.engine.fields import text_problem
 from referee.engine.names import clean
 from referee.events.season import (
     MAX_EVENTS,
     Held,
     SeasonLine,
     SeasonRules,
+    counted_results,
     held_of,
     parse_rules,
     rules_json,
@@ -40,6 +42,11 @@ class Standings:
     held: tuple[Held, ...]
     lines: tuple[SeasonLine, ...]
 
+    @property
+    def counted(self) -> int:
+        """How many results each player counts now (one at least)."""
+        return counted_results(self.rules, len(self.held))
+
 
 def find(token: str) -> Season | None:
     return db.session.scalar(select(Season).where(Season.token == token))
@@ -59,9 +66,12 @@ def seasons_of(tokens: Sequence[str]) -> list[Season]:
 
 def create(name: str, rules: Mapping[str, Any], events: Sequence[Event], language: str) -> Season:
     """A new season (RulesError: a name missing, a rule out of range)."""
-    cleaned = clean(name or "").strip()
     problems = []
-    if not cleaned:
+    bad = text_problem(name or "", "name", controls=True)
+    cleaned = " ".join(clean(name or "").split()) if bad is None else ""
+    if bad is not None:
+        problems.append(bad)  # a name is printed on one line: no control character
+    elif not cleaned:
         problems.append(problem("missing", "name"))
     elif len(cleaned) > MAX_NAME:
         problems.append(problem("event_text_long", "name", high=MAX_NAME))

@@ -188,6 +188,7 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
         label = ordinal(place) if place <= 20 else _("place %(n)d", n=place)
         places.append((label, _cash(cents, currency), stated))
     fixed = found.prizes.by is Split.AMOUNT
+    unpaid = sum(found.places[len(lines) :]) if lines else 0
     short = sum(found.places) - found.pot.pot if fixed else 0
     return {
         "purse": {
@@ -200,6 +201,8 @@ def prize_words(event: Event, lines: tuple[Line, ...]) -> dict[str, Any]:
             # What fixed sums leave of the pot (the club's), and a pot of nothing.
             "rest": _cash(-short, currency) if short < 0 else None,
             "empty": found.pot.pot == 0 and not fixed,
+            # Prizes of places no player took (more prizes than players).
+            "unpaid": _cash(unpaid, currency) if unpaid > 0 else None,
             "paid": _cash(found.paid, currency),
         },
         "line_prizes": [_cash(c, currency) if c else "" for c in found.lines],

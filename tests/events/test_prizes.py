@@ -89,7 +89,7 @@ def test_every_cent_of_the_pot_is_paid_whatever_the_ties(
 @pytest.mark.parametrize(
     ("raw", "field", "words"),
     [
-        ({"split": ["50", "30"]}, "prizes.split", "80 %, not 100 %"),
+        ({"split": ["50", "30"]}, "prizes.split", "80%, not 100%"),
         ({"split": ["50.001", "49.999"]}, "prizes.split[0]", "two decimals"),
         ({"split": ["abc"]}, "prizes.split[0]", "not a number"),
         ({"split": ["-5", "105"]}, "prizes.split[0]", "not a number"),

@@ -114,7 +114,7 @@ def test_a_missed_event_is_the_first_dropped() -> None:
         ({"points": [10, -1]}, "season.points"),
         ({"drop_worst": -1}, "season.drop_worst"),
         ({"beyond": "x"}, "season.beyond"),
-        ({"tie_breaks": ["wins", "wins"]}, "season.tie_breaks"),
+        ({"tie_breaks": ["wins", "best", "wins"]}, "season.tie_breaks"),
         ({"tie_breaks": ["luck"]}, "season.tie_breaks"),
         ({"other": 1}, "season.other"),
         ({"points": [25, 5, 20]}, "season.points"),  # "25,5; 20" read as three places
@@ -124,7 +124,11 @@ def test_season_rules_refused_by_field(raw: dict[str, object], field: str) -> No
     with pytest.raises(RulesError) as caught:
         parse_rules(raw)
     assert caught.value.problems[0].field == field
-    assert caught.value.problems[0].code in SEASON_CODES | {"unknown_field", "unknown_choice"}
+    assert caught.value.problems[0].code in SEASON_CODES | {
+        "unknown_field",
+        "unknown_choice",
+        "event_twice",
+    }
     assert caught.value.problems[0].message("fr")
 
 
@@ -168,3 +172,16 @@ def test_referee_rank_season_refusals(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "twice" in capsys.readouterr().err
     assert main(["rank", FILES[0], "--drop-worst", "1"]) == 2  # a season's option alone
     assert "--season" in capsys.readouterr().err
+
+
+def test_referee_rank_says_the_prizes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(Path(FILES[0]).read_text(encoding="utf-8"))
+    data["prizes"] = {"split": ["50", "30", "20"], "kept": "10"}
+    path = tmp_path / "prizes.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    # 4 × 5 € = 20 €, 2 € kept: 18 €, 9 / 5.40 / 3.60.
+    assert main(["rank", "--json", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [x.get("prize") for x in out] == ["9.00", "5.40", "3.60", "0.00"]
+    assert main(["--lang", "fr", "rank", str(path)]) == 0
+    assert "[9,00 EUR]" in capsys.readouterr().out

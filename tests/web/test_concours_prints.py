@@ -223,6 +223,27 @@ def test_prints_are_refused_to_strangers(client: FlaskClient, app: Flask) -> Non
     assert "/e/" not in public
 
 
+def test_more_prizes_than_players_are_said_to_go_to_no_one(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(
+        app,
+        client,
+        rounds="1",
+        players="\n".join(NAMES[:8]),
+        entry_fee="10",
+        prize_split="30, 20, 15, 10, 8, 6, 5, 3, 2, 1",
+    )
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    play_round(app, client, event.id, 1, seed=4)
+    page = client.get(f"/e/{token}").get_data(as_text=True)
+    # 80 € of fees; places 9 and 10 (2 % and 1 %) have no player: 2.40 € unpaid.
+    assert "More prizes than players: €2.40 of them go to no one." in page
+    sheet = " ".join(
+        " ".join(pdf_pages(client.get(f"/ev/{event.view_token}/ranking.pdf").data)).split()
+    )
+    assert "€2.40 of them go to no one" in sheet
+
+
 def test_prizes_typed_as_a_director_types_them(app: Flask, client: FlaskClient) -> None:
     """The split with percent signs, decimal commas, a refused total said in French
     with what was typed kept; changed on the director's page before round 1, never
@@ -242,7 +263,7 @@ def test_prizes_typed_as_a_director_types_them(app: Flask, client: FlaskClient) 
     )
     assert refused.status_code == 422
     body = refused.get_data(as_text=True)
-    assert "les pourcentages font 80 % en tout, pas 100 %" in body
+    assert "les pourcentages font 80\u202f% en tout, pas 100\u202f%" in body
     assert 'value="50 %, 30 %"' in body  # what was typed, given back
     token, event = create(
         app,

@@ -113,3 +113,32 @@ def test_a_concours_added_later_and_the_season_full(
     monkeypatch.setattr(season_service, "MAX_EVENTS", 1)
     full = client.post(f"{organiser}/events", data={"event": second}, follow_redirects=True)
     assert "more than 1" in full.get_data(as_text=True)
+
+
+def test_a_season_name_is_printed_on_one_line(client: FlaskClient) -> None:
+    refused = client.post("/seasons/new", data={"name": "Cup\x00 2027"})
+    assert refused.status_code == 422
+    assert "U+0000" in refused.get_data(as_text=True)
+    made = client.post("/seasons/new", data={"name": "  Club   cup  ", "drop_worst": "3"})
+    page = client.get(made.headers["Location"]).get_data(as_text=True)
+    assert "<h1>Club cup</h1>" in page
+
+
+def test_more_dropped_than_played_says_what_counts(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    concours(app, client, "January", "Ana\nBen\nCyd\nDan", 1)
+    concours(app, client, "February", "Ana\nBen\nCyd\nDan", 2)
+    form = client.get("/seasons/new").get_data(as_text=True)
+    uids = [
+        line.split('value="', 1)[1].split('"', 1)[0]
+        for line in form.splitlines()
+        if 'name="events"' in line
+    ]
+    made = client.post("/seasons/new", data={"name": "Cup", "drop_worst": "3", "events": uids})
+    page = client.get(made.headers["Location"]).get_data(as_text=True)
+    assert "Each player's 3 worst results are dropped." in page
+    assert "So far each player's best result counts." in page
+    view = page.split("/se/", 1)[1].split('"', 1)[0]
+    public = client.get(f"/se/{view}").get_data(as_text=True)
+    # Each concours named once, a link to its public page.
+    assert public.count(">January</a>") == 1
