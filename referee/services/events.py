@@ -283,6 +283,8 @@ class Setup:
     #: The prize rule, as the event file writes it (`referee.events.prizes`).
     prizes: Mapping[str, Any] | None = None
     language: str = "fr"
+    #: The day of the concours, as "YYYY-MM-DD" (the file's `date`).
+    played_on: str | None = None
 
 
 #: What a pasted list puts before a name: a number and its punctuation ("3.",
@@ -331,6 +333,8 @@ def create(setup: Setup) -> Event:
         data["entry_fee"] = setup.entry_fee
     if setup.place:
         data["place"] = setup.place
+    if setup.played_on:
+        data["date"] = setup.played_on
     record = parse_event(data)
     event = _event_from(record)
     db.session.add(event)

@@ -254,6 +254,7 @@ def new() -> Page:
         formats=[f.value for f in Format],
         tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
         tables_here=_tables_here(),
+        today=utcnow().date().isoformat(),
     )
     return (page, 422) if errors else page
 
@@ -332,6 +333,7 @@ def _setup(form: Any) -> service.Setup:
         place=(form.get("place") or "").strip() or None,
         prizes=prizes,
         language=str(get_locale()),
+        played_on=(form.get("played_on") or "").strip() or None,
     )
 
 

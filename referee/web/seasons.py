@@ -31,6 +31,7 @@ from referee.engine.errors import RulesError, problem
 from referee.events.concours import figure
 from referee.events.season import DEFAULT_POINTS, SEASON_NAMES, TIE_BREAK_NAMES, SeasonTieBreak
 from referee.models import Season
+from referee.services import events as event_service
 from referee.services import seasons as service
 from referee.web.cache import LRU
 from referee.web.events import my_events
@@ -167,6 +168,15 @@ def add(token: str) -> BaseResponse:
     season = _season(token)
     uid = request.form.get("event", "")
     event = next((e for e in my_events() if e.uid == uid), None)
+    link = (request.form.get("link") or "").strip()
+    if event is None and link:
+        # A concours run from another phone, by its public link ("…/ev/<token>"):
+        # names and results, all a season reads.
+        found = re.search(r"/ev/([A-Za-z0-9_-]{8,64})(?:[/?#]|$)", link)
+        event = event_service.find_view(found.group(1)) if found else None
+        if event is None:
+            flash(_("This is not the public link of a concours of this server."))
+            return redirect(url_for("seasons.organiser", token=token))
     if event is None:
         flash(_("Choose one of your concours."))
     else:

@@ -142,3 +142,35 @@ def test_more_dropped_than_played_says_what_counts(app: Flask, client: FlaskClie
     public = client.get(f"/se/{view}").get_data(as_text=True)
     # Each concours named once, a link to its public page.
     assert public.count(">January</a>") == 1
+
+
+def test_a_concours_of_another_phone_added_by_its_public_link(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    other = app.test_client(use_cookies=True)  # another phone directs it
+    other.get("/lang/en?next=/")
+    token = concours(app, other, "Elsewhere", "Ana\nBen\nCyd\nDan", 3)
+    director = other.get(f"/e/{token}").get_data(as_text=True)
+    public_link = "http://localhost/ev/" + director.split("/ev/", 1)[1].split('"', 1)[0]
+    made = client.post("/seasons/new", data={"name": "Cup"})
+    organiser = made.headers["Location"]
+    wrong = client.post(
+        f"{organiser}/events", data={"link": "http://localhost/e/" + token}, follow_redirects=True
+    )
+    assert "This is not the public link of a concours of this server." in wrong.get_data(
+        as_text=True
+    )
+    client.post(f"{organiser}/events", data={"link": public_link + "?lang=en"})
+    page = client.get(organiser).get_data(as_text=True)
+    assert "Elsewhere" in page and "Ana" in page
+    # The organiser's page never shows the concours's director link.
+    assert token not in page
+
+
+def test_the_day_of_the_concours_is_kept_and_exported(app: Flask, client: FlaskClient) -> None:
+    token, _event = create(app, client, rounds="1", played_on="2027-01-16")
+    exported = client.get(f"/e/{token}/export.json").get_json()
+    assert exported["date"] == "2027-01-16"
+    form = client.get("/events/new").get_data(as_text=True)
+    assert 'type="date" value="20' in form  # today, by default
