@@ -296,6 +296,11 @@ class RankLine(Declared):
         '"withdrawn"; null for the first line and for a line level with the one above.'
     )
     withdrawn: bool = Field(description="Whether the player withdrew.")
+    prize: str | None = Field(
+        description="The line's prize, an amount like \"81.00\" in the event's currency "
+        "(shared places share their prizes to the cent); null without prizes or before "
+        "the first result."
+    )
 
 
 class EventState(Declared):
@@ -316,6 +321,11 @@ class EventState(Declared):
     tie_breaks: list[str] = Field(description="The tie-breaks, in order.")
     provisional: bool = Field(description="Whether rounds or results are still to come.")
     version: int = Field(description="Goes up at each change of the concours.")
+    currency: str = Field(description="The currency of the entry fee and the prizes.")
+    pot: str | None = Field(
+        description='The prize pot, an amount like "162.00": the entry fees of everyone '
+        "checked in, minus the share the club keeps; null without prizes."
+    )
     ranking: list[RankLine] = Field(description="Best first.")
 
 

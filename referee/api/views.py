@@ -322,10 +322,18 @@ def _event(found: Event | None) -> Event:
     return loaded
 
 
+def _amount(cents: int) -> str:
+    """Cents as an amount the event file writes ("81.00")."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
 def event_state(event: Event) -> EventState:
     ends = event_service.ends_at(event)
     latest = [t for t in event.tables if t.round == len(event.rounds)]
     lines = event_service.ranking(event)
+    purse = event_service.purse(event, lines)
+    results = any(t.accepted is not None for t in event.tables)
+    prizes = purse.lines if purse is not None and results else ()
     return EventState(
         name=event.name,
         game=event.game,
@@ -341,6 +349,8 @@ def event_state(event: Event) -> EventState:
         provisional=len(event.rounds) < event.rounds_planned
         or any(t.accepted is None for t in latest),
         version=event.version,
+        currency=event.currency,
+        pot=None if purse is None else _amount(purse.pot.pot),
         ranking=[
             RankLine(
                 rank=line.rank,
@@ -350,8 +360,9 @@ def event_state(event: Event) -> EventState:
                 tie_breaks={t.value: figure(v) for t, v in line.values.items()},
                 separated_by=line.separated_by,
                 withdrawn=line.withdrawn,
+                prize=_amount(prizes[i]) if i < len(prizes) else None,
             )
-            for line in lines
+            for i, line in enumerate(lines)
         ],
     )
 

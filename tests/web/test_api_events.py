@@ -76,6 +76,8 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     assert leader["points"] == 10
     assert leader["name"] == seated[3]
     assert state["provisional"]
+    assert state["pot"] is None
+    assert leader["prize"] is None
 
     assert api.call("GET", "/api/v1/events/nothing").status_code == 404
     assert api.call("GET", "/api/v1/events/nothing/rounds").status_code == 404
@@ -95,3 +97,21 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     assert client.get(f"/api/v1/events/{play}").status_code == 404
     with app.app_context():
         assert service.find_view(token) is None
+
+
+def test_a_concours_prizes_through_the_api(app: Flask, client: FlaskClient) -> None:
+    api = Api(client)
+    token, event = create(app, client, entry_fee="10", prize_kept="10", prize_split="50, 30, 20")
+    state = api.call("GET", f"/api/v1/events/{event.view_token}").get_json()
+    assert (state["pot"], state["currency"]) == ("162.00", "EUR")
+    assert {line["prize"] for line in state["ranking"]} == {None}  # no result yet
+    client.post(f"/e/{token}/draw")
+    for number in range(1, 5):
+        played(app, client, token, event.id, number)
+        table = f"/api/v1/concours/{event.play_token}/tables/{number}/accept"
+        rounds = api.call("GET", f"/api/v1/events/{event.view_token}/rounds").get_json()
+        seated = rounds["rounds"][0]["tables"][number - 1]["players"]
+        assert api.call("POST", table, {"who": seated[1]}).status_code == 200
+    state = api.call("GET", f"/api/v1/events/{event.view_token}").get_json()
+    prizes = [line["prize"] for line in state["ranking"]]
+    assert sum(int(p.replace(".", "")) for p in prizes) == 16200
