@@ -744,6 +744,26 @@ def draw_command(
     return 0
 
 
+def _event_file(path: str, lang: str, stderr: TextIO, stdin: TextIO, named: bool = False) -> Any:
+    """The event file at `path` (`-`: standard input), read (an `EventRecord`);
+    else the exit status, its reasons said on `stderr` (each after the file's
+    name when `named`: one of several files)."""
+    from referee.events.eventfile import MAX_EVENT_BYTES, load_event
+
+    try:
+        data = _read(path, stdin, MAX_EVENT_BYTES + 1)
+    except OSError as error:
+        why = reason(error, lang)
+        print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
+        return UNREADABLE
+    try:
+        return load_event(data)
+    except RulesError as error:
+        for message in error.messages(lang):
+            print(f"{path}: {message}" if named else message, file=stderr)
+        return INVALID
+
+
 def season_command(
     paths: Sequence[str],
     drop_worst: int,
@@ -752,12 +772,12 @@ def season_command(
     lang: str,
     stdout: TextIO,
     stderr: TextIO,
+    stdin: TextIO | None = None,
 ) -> int:
     """Print the season's ranking over the event files at `paths` (oldest first):
     season points by each concours's final place, each player's `drop_worst` worst
     results not counted; `as_json` for programs."""
     from referee.events.concours import figure, number
-    from referee.events.eventfile import MAX_EVENT_BYTES, load_event
     from referee.events.season import (
         DEFAULT_POINTS,
         SEASON_NAMES,
@@ -788,18 +808,9 @@ def season_command(
         seen.add(where)
     held = []
     for path in paths:
-        try:
-            data = Path(path).read_bytes()[: MAX_EVENT_BYTES + 1]
-        except OSError as error:
-            why = reason(error, lang)
-            print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
-            return UNREADABLE
-        try:
-            event = load_event(data)
-        except RulesError as error:
-            for message in error.messages(lang):
-                print(f"{path}: {message}", file=stderr)
-            return INVALID
+        event = _event_file(path, lang, stderr, stdin or sys.stdin, named=True)
+        if isinstance(event, int):
+            return event
         held.append(held_of(event.name, event.date, event.concours))
     lines = season_rank(rules, held)
     if as_json:
@@ -849,21 +860,11 @@ def rank_command(
     """Print the ranking of the event file at `path` (`-`: standard input), each
     line with what separated it from the line above; `as_json` for programs."""
     from referee.events.concours import NAMES, SEPARATED, figure, rank, ranking_json
-    from referee.events.eventfile import MAX_EVENT_BYTES, load_event
     from referee.events.prizes import by_place, pot_of, share_out
 
-    try:
-        data = _read(path, stdin, MAX_EVENT_BYTES + 1)
-    except OSError as error:
-        why = reason(error, lang)
-        print(translate(lang, _CANNOT_READ).format(path=path, reason=why), file=stderr)
-        return UNREADABLE
-    try:
-        event = load_event(data)
-    except RulesError as error:
-        for message in error.messages(lang):
-            print(message, file=stderr)
-        return INVALID
+    event = _event_file(path, lang, stderr, stdin)
+    if isinstance(event, int):
+        return event
     concours = event.concours
     lines = rank(concours)
     prizes: tuple[int, ...] = ()
@@ -1288,7 +1289,14 @@ def _run(args: argparse.Namespace, lang: str) -> int:
         )
     if args.command == "rank" and args.season:
         return season_command(
-            args.file, args.drop_worst, args.points, args.json, lang, sys.stdout, sys.stderr
+            args.file,
+            args.drop_worst,
+            args.points,
+            args.json,
+            lang,
+            sys.stdout,
+            sys.stderr,
+            sys.stdin,
         )
     if args.command == "rank":
         if len(args.file) != 1 or args.drop_worst or args.points is not None:

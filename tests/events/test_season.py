@@ -185,3 +185,11 @@ def test_referee_rank_says_the_prizes(tmp_path: Path, capsys: pytest.CaptureFixt
     assert [x.get("prize") for x in out] == ["9.00", "5.40", "3.60", "0.00"]
     assert main(["--lang", "fr", "rank", str(path)]) == 0
     assert "[9,00 EUR]" in capsys.readouterr().out
+
+
+def test_referee_rank_season_reads_standard_input_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(Path(FILES[2]).read_text(encoding="utf-8")))
+    assert main(["rank", "--season", FILES[0], FILES[1], "-", "--points", "10,6,4,3"]) == 0
+    assert "Concours de mars" in capsys.readouterr().out
