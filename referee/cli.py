@@ -860,7 +860,7 @@ def rank_command(
     """Print the ranking of the event file at `path` (`-`: standard input), each
     line with what separated it from the line above; `as_json` for programs."""
     from referee.events.concours import NAMES, SEPARATED, figure, rank, ranking_json
-    from referee.events.prizes import by_place, pot_of, share_out
+    from referee.events.prizes import amount_text, by_place, pot_of, share_out
 
     event = _event_file(path, lang, stderr, stdin)
     if isinstance(event, int):
@@ -874,7 +874,7 @@ def rank_command(
     if as_json:
         out = ranking_json(lines, lang)
         for item, cents in zip(out, prizes, strict=False):
-            item["prize"] = f"{cents // 100}.{cents % 100:02d}"  # in the file's currency
+            item["prize"] = amount_text(cents)  # in the file's currency
         json.dump(out, stdout, ensure_ascii=False, indent=2)
         stdout.write("\n")
         return 0
@@ -891,7 +891,7 @@ def rank_command(
             rank=line.rank, name=line.name, points=figure(line.points, lang)
         )
         if i < len(prizes) and prizes[i]:
-            amount = f"{prizes[i] // 100}.{prizes[i] % 100:02d}"
+            amount = amount_text(prizes[i])
             amount = amount.replace(".", ",") if lang == "fr" else amount
             text += f"  [{amount} {event.currency}]"
         if line.separated_by is not None:

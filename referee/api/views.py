@@ -49,6 +49,7 @@ from referee.engine import settlement as engine_settlement
 from referee.engine.errors import RulesError
 from referee.engine.records import MAX_DEALS, MAX_DEPTH, MAX_RECORD_BYTES, decode_json, money_text
 from referee.events.concours import number as figure
+from referee.events.prizes import amount_text
 from referee.games import GAMES
 from referee.models import Event, Game
 from referee.services import events as event_service
@@ -322,11 +323,6 @@ def _event(found: Event | None) -> Event:
     return loaded
 
 
-def _amount(cents: int) -> str:
-    """Cents as an amount the event file writes ("81.00")."""
-    return f"{cents // 100}.{cents % 100:02d}"
-
-
 def event_state(event: Event) -> EventState:
     ends = event_service.ends_at(event)
     latest = [t for t in event.tables if t.round == len(event.rounds)]
@@ -350,7 +346,7 @@ def event_state(event: Event) -> EventState:
         or any(t.accepted is None for t in latest),
         version=event.version,
         currency=event.currency,
-        pot=None if purse is None else _amount(purse.pot.pot),
+        pot=None if purse is None else amount_text(purse.pot.pot),
         ranking=[
             RankLine(
                 rank=line.rank,
@@ -360,7 +356,7 @@ def event_state(event: Event) -> EventState:
                 tie_breaks={t.value: figure(v) for t, v in line.values.items()},
                 separated_by=line.separated_by,
                 withdrawn=line.withdrawn,
-                prize=_amount(prizes[i]) if i < len(prizes) else None,
+                prize=amount_text(prizes[i]) if i < len(prizes) else None,
             )
             for i, line in enumerate(lines)
         ],

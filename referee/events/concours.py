@@ -274,7 +274,7 @@ class Line:
     byes: tuple[int, ...] = field(default_factory=tuple)
 
 
-def _exact(numerator: int, denominator: int) -> Figure:
+def exact(numerator: int, denominator: int) -> Figure:
     """A quotient, whole where it is (most are: whole numbers add up fast)."""
     whole, rest = divmod(numerator, denominator)
     return whole if rest == 0 else Fraction(numerator, denominator)
@@ -298,7 +298,7 @@ def rank(concours: Concours) -> tuple[Line, ...]:
         if got and bye is None:
             total = sum(got.values())
             average = (
-                _exact(total, len(got)) if isinstance(total, int) else Fraction(total) / len(got)
+                exact(total, len(got)) if isinstance(total, int) else Fraction(total) / len(got)
             )
         out = set(played.byes)
         for unit in units:
@@ -410,7 +410,7 @@ def _round_points(
             else:
                 place = sum(1 for t in totals if (t < total if low else t > total))
                 level = totals.count(total)
-                earned = _exact(sum(table_points[place : place + level]), level)
+                earned = exact(sum(table_points[place : place + level]), level)
             others = [
                 owner[seats[s]]
                 for other in sides

@@ -72,6 +72,11 @@ def cents(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value(rounding=ROUND_HALF_UP))
 
 
+def amount_text(cents: int) -> str:
+    """Cents as the event file writes an amount ("81.00")."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
 def pot_of(fee: Decimal | None, players: int, prizes: Prizes | None) -> Pot:
     """The fees collected and the share kept (the kept percentage of the fees,
     rounded to the nearest cent, half up)."""

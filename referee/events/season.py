@@ -22,13 +22,12 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 from itertools import pairwise
 from typing import Final
 
 from referee.engine.catalog import N_
 from referee.engine.errors import RulesError, problem
-from referee.events.concours import Concours, Figure, rank
+from referee.events.concours import Concours, Figure, exact, rank
 
 #: The most events a season reads, and the most places its table of points names.
 MAX_EVENTS: Final = 60
@@ -134,11 +133,6 @@ def held_of(name: str, date: datetime.date | None, concours: Concours) -> Held:
     return Held(name, date, lines, played >= concours.rounds)
 
 
-def _exact(numerator: int, denominator: int) -> Figure:
-    whole, rest = divmod(numerator, denominator)
-    return whole if rest == 0 else Fraction(numerator, denominator)
-
-
 def event_points(rules: SeasonRules, held: Held) -> dict[str, tuple[Figure, int, str]]:
     """Each player's season points and place in one event, by `same_player` key
     (with the name as written): a shared place shares its places' points."""
@@ -150,7 +144,7 @@ def event_points(rules: SeasonRules, held: Held) -> dict[str, tuple[Figure, int,
         while end < len(lines) and lines[end][1] == lines[start][1]:
             end += 1
         total = sum(rules.place(place) for place in range(start + 1, end + 1))
-        share = _exact(total, end - start)
+        share = exact(total, end - start)
         for names, place in lines[start:end]:
             for name in names:
                 got.setdefault(same_player(name), (share, place, name))

@@ -797,23 +797,20 @@ def import_event(data: bytes) -> Event:
     return event
 
 
-def loaded(event_id: int) -> Event | None:
+def loaded(event_id: int, *, whole: bool = True) -> Event | None:
     """An event with its players, rounds and tables read at once, and the games of
     the round in play with their deals (the others' results are their accepted
-    totals: their games are read only when asked, by the export or a correction)."""
-    query = (
-        select(Event)
-        .where(Event.id == event_id)
-        .options(
-            selectinload(Event.players),
-            selectinload(Event.rounds),
-            selectinload(Event.tables),
-            selectinload(Event.changes),
-        )
+    totals: their games are read only when asked, by the export or a correction).
+    Not `whole`: what its ranking needs only (no history, no game: a season reads
+    each of its concours so)."""
+    parts = [selectinload(Event.players), selectinload(Event.rounds), selectinload(Event.tables)]
+    if whole:
+        parts.append(selectinload(Event.changes))
+    event: Event | None = db.session.scalar(
+        select(Event).where(Event.id == event_id).options(*parts)
     )
-    event: Event | None = db.session.scalar(query)
-    if event is None:
-        return None
+    if event is None or not whole:
+        return event
     wanted = [
         t.game_id
         for t in event.tables

@@ -122,7 +122,7 @@ def standings(season: Season) -> Standings:
     events = []
     held = []
     for link in season.events:
-        event = event_service.loaded(link.event_id)
+        event = event_service.loaded(link.event_id, whole=False)
         if event is None:
             continue
         events.append(event)

@@ -13,10 +13,16 @@ REMEMBERED = 50
 
 def remember(token: str) -> None:
     """Put a game at the top of this browser's list (kept in the signed session cookie)."""
-    tokens = session.get("games", [])
+    remember_in("games", token)
+
+
+def remember_in(kind: str, token: str, keep: int = REMEMBERED) -> None:
+    """Put a link's token at the top of this browser's list of `kind` (games,
+    tables, concours, seasons), at most `keep` of them, in the signed cookie."""
+    tokens = session.get(kind, [])
     if tokens[:1] == [token]:
         return  # already first: leave the cookie alone
-    session["games"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
+    session[kind] = [token, *(t for t in tokens if t != token)][:keep]
     session.permanent = True
 
 

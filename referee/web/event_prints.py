@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, render_template
 from flask_babel import force_locale
 
 from referee.events.concours import Concours, Figure, Line
 from referee.models import Event
 from referee.services import events as service
-from referee.web.cache import LRU
-from referee.web.events import common, director_event, loaded_event
+from referee.web.browser import remember_in
+from referee.web.events import common, loaded_event
 from referee.web.hosts import public_url
 from referee.web.share import qr_svg
-from referee.web.sheets import PAGE_SIZES, ascii_name, pdf_response, renderer
+from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size, renderer
 
 bp = Blueprint("event_prints", __name__)
 
@@ -107,11 +107,6 @@ def routes(event: Event, concours: Concours, lines: tuple[Line, ...]) -> dict[in
     return out
 
 
-def _size() -> str:
-    size = request.args.get("size", "a4")
-    return size if size in PAGE_SIZES else "a4"
-
-
 def document_html(event: Event, kind: str, size: str) -> str:
     """A concours's printed document as HTML, in the event's language."""
     with force_locale(event.language or "fr"):
@@ -134,9 +129,12 @@ def document_html(event: Event, kind: str, size: str) -> str:
         )
 
 
-def _document(event: Event, kind: str) -> Response:
-    size = _size()
-    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+def _document(event: Event | None, kind: str) -> Response:
+    """A document of `event` (found by a link, not yet read whole: a document
+    already drawn for its version is sent without reading it)."""
+    if event is None:
+        abort(404)
+    size = paper_size()
 
     def make() -> tuple[bytes, str]:
         loaded = loaded_event(event)
@@ -145,10 +143,7 @@ def _document(event: Event, kind: str) -> Response:
         pdf = renderer().render(html, timeout=LONG_DOCUMENT)
         return pdf, ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
 
-    data, name = cache.get_or_make(("event", event.uid, event.version, kind, size), make)
-    response = pdf_response(data, name)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return cached_pdf(("event", event.uid, event.version, kind, size), make)
 
 
 @bp.get("/e/<token>/print/<kind>.pdf")
@@ -156,7 +151,10 @@ def director_print(token: str, kind: str) -> Response:
     """The director's prints: the table cards and route slips (and the public two)."""
     if kind not in DOCUMENTS:
         abort(404)
-    return _document(director_event(token), kind)
+    event = service.find(token)
+    if event is not None:
+        remember_in("events", token)
+    return _document(event, kind)
 
 
 @bp.get("/ev/<view_token>/<kind>.pdf")
@@ -164,7 +162,4 @@ def public_print(view_token: str, kind: str) -> Response:
     """The ranking sheet and the personal results: names and results only."""
     if kind not in ("ranking", "results"):
         abort(404)
-    event = service.find_view(view_token)
-    if event is None:
-        abort(404)
-    return _document(event, kind)
+    return _document(service.find_view(view_token), kind)

@@ -45,7 +45,7 @@ from referee.services import events as service
 from referee.services.games import StaleVersion
 from referee.services.tables import people_at
 from referee.web.board import ordinal
-from referee.web.browser import REMEMBERED
+from referee.web.browser import REMEMBERED, remember_in
 from referee.web.cache import CachedPage
 from referee.web.format import money
 from referee.web.forms import messages_of, whole
@@ -73,10 +73,7 @@ TIE_BREAKS = tuple(t.value for t in TieBreak)
 
 
 def _remember(token: str) -> None:
-    tokens = session.get("events", [])
-    if tokens[:1] != [token]:
-        session["events"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
-        session.permanent = True
+    remember_in("events", token)
 
 
 def my_events() -> list[Event]:

@@ -15,7 +15,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -33,13 +32,13 @@ from referee.events.season import DEFAULT_POINTS, SEASON_NAMES, TIE_BREAK_NAMES,
 from referee.models import Season
 from referee.services import events as event_service
 from referee.services import seasons as service
-from referee.web.cache import LRU
+from referee.web.browser import remember_in
 from referee.web.events import my_events
 from referee.web.forms import messages_of
 from referee.web.hosts import public_url
 from referee.web.pages import Page
 from referee.web.share import qr_svg
-from referee.web.sheets import PAGE_SIZES, ascii_name, pdf_response, renderer
+from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size, renderer
 
 bp = Blueprint("seasons", __name__)
 
@@ -51,10 +50,7 @@ _WHOLE = re.compile(r"\s*-?[0-9]{1,6}\s*")
 
 
 def _remember(token: str) -> None:
-    tokens = session.get("seasons", [])
-    if tokens[:1] != [token]:
-        session["seasons"] = [token, *(t for t in tokens if t != token)][:SEASONS_REMEMBERED]
-        session.permanent = True
+    remember_in("seasons", token, SEASONS_REMEMBERED)
 
 
 def my_seasons() -> list[Season]:
@@ -214,26 +210,22 @@ def season_html(standings: service.Standings, size: str) -> str:
 
 
 def _pdf(season: Season) -> Response:
-    size = request.args.get("size", "a4")
-    size = size if size in PAGE_SIZES else "a4"
-    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
-    standings = service.standings(season)
-    # The season changes with any of its concours: kept by their versions.
+    size = paper_size()
+    # The season changes with any of its concours: kept by their versions (read
+    # alone: the concours are read and ranked only to draw it).
     key = (
         "season",
         season.id,
-        tuple((e.uid, e.version) for e in standings.events),
+        tuple((link.event.uid, link.event.version) for link in season.events),
         json.dumps(season.rules, sort_keys=True),
         size,
     )
 
     def make() -> tuple[bytes, str]:
-        return renderer().render(season_html(standings, size)), ascii_name(season.name) + ".pdf"
+        html = season_html(service.standings(season), size)
+        return renderer().render(html), ascii_name(season.name) + ".pdf"
 
-    data, name = cache.get_or_make(key, make)
-    response = pdf_response(data, name)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return cached_pdf(key, make)
 
 
 @bp.get("/se/<view_token>/season.pdf")

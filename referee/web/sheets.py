@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -91,6 +92,22 @@ def blank_rules(key: str, raw: dict[str, Any]) -> Any:
 def pdf_response(data: bytes, name: str) -> Response:
     """A PDF download with a useful file name."""
     return download(data, "application/pdf", name)
+
+
+def paper_size() -> str:
+    """The paper size asked (`?size=`), A4 unless one offered."""
+    size = request.args.get("size", "a4")
+    return size if size in PAGE_SIZES else "a4"
+
+
+def cached_pdf(key: tuple[object, ...], make: Callable[[], tuple[bytes, str]]) -> Response:
+    """A document drawn once per `key` (its PDF and file name, from `make`) and kept
+    in the PDF cache; sent not to be stored (a later version draws it anew)."""
+    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+    data, name = cache.get_or_make(key, make)
+    response = pdf_response(data, name)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def warm_game() -> dict[str, Any]:

@@ -35,7 +35,7 @@ from referee.services import games as game_service
 from referee.services import tables as service
 from referee.web import follow
 from referee.web.board import Board, build
-from referee.web.browser import REMEMBERED, remember
+from referee.web.browser import REMEMBERED, remember, remember_in
 from referee.web.forms import messages_of
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
@@ -55,10 +55,7 @@ _VIEW_LINK = re.compile(r"/v/([A-Za-z0-9_-]{16,64})/?\s*$")
 
 def remember_table(token: str) -> None:
     """Put a table at the top of this browser's list of tables (the session cookie)."""
-    tokens = session.get("tables", [])
-    if tokens[:1] != [token]:
-        session["tables"] = [token, *(t for t in tokens if t != token)][:REMEMBERED]
-        session.permanent = True
+    remember_in("tables", token)
 
 
 def my_tables() -> list[Table]:
