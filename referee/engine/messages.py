@@ -109,6 +109,7 @@ MESSAGES: Final[dict[str, str]] = {
     "draw_pairs_odd": N_("fixed pairs need an even number of players, not {value}"),
     "event_text": N_("{field} must be written as text, not {value}"),
     "event_text_long": N_("{field} is longer than {high} characters"),
+    "event_time": N_("{field} {value} is not a date and time like 2026-12-07T18:30:00"),
     "event_too_many": N_("{field}: {count} is more than {high}"),
     "event_game_size": N_("this game is not played at tables of {value}"),
     "event_length": N_("a round lasts a number of deals or a number of minutes (one of the two)"),

@@ -24,6 +24,13 @@ A name is typed on a phone and read by people, so three things are kept apart:
   DIRECTIONAL ISOLATE, its own controls balanced. Left-to-right text is returned
   as it is (the usual case, and what every page already shows).
 
+Two limits, one rule (`fault`), for every place a name is typed or read: games,
+tables, concours, seasons, their files and the API. A person's name (a game's seat,
+a concours's player, a table's merged name) holds `PERSON_MAX` characters once
+cleaned: a concours's player becomes a seat of a game at every draw, so a name the
+concours takes is one every game takes. A title (a table's, a concours's, a
+season's name) holds `TITLE_MAX`.
+
 Standard library only, like the rest of the engine.
 """
 
@@ -31,6 +38,11 @@ from __future__ import annotations
 
 import unicodedata
 from typing import Final
+
+#: The longest person's name, once cleaned (a game's seat, a concours's player).
+PERSON_MAX: Final = 40
+#: The longest title, once cleaned (a table's, a concours's, a season's name).
+TITLE_MAX: Final = 80
 
 #: The joiners kept between two visible characters (emoji sequences, Persian, Indic).
 ZWNJ: Final = "\u200c"
@@ -143,6 +155,18 @@ def clean(name: str) -> str:
             continue
         out.append(" " if char.isspace() else char)
     return unicodedata.normalize("NFC", " ".join("".join(out).split()))
+
+
+def fault(name: str, high: int) -> str | None:
+    """What keeps `name` (typed, or read from a file) from being a name of at most
+    `high` characters once cleaned: "empty" (nothing visible), "long", or None.
+    Control characters are the callers' `text_problem`'s to refuse, with their place."""
+    cleaned = clean(name)
+    if not cleaned:
+        return "empty"
+    if len(cleaned) > high:
+        return "long"
+    return None
 
 
 def skeleton(name: str) -> str:

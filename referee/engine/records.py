@@ -19,13 +19,13 @@ from typing import Any, Final
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import read_object, read_seat, text_problem
 from referee.engine.game import Record, Standings
-from referee.engine.names import alike, clean
+from referee.engine.names import PERSON_MAX, TITLE_MAX, alike, clean
 from referee.engine.settlement import StakePer
 from referee.games import GAMES
 
 FORMAT: Final = "referee-game/1"
-MAX_NAME: Final = 40
-MAX_PLACE: Final = 80
+MAX_NAME: Final = PERSON_MAX
+MAX_PLACE: Final = TITLE_MAX
 #: Stakes are whole cents at most ("0.50"): money is exact, never a float.
 STAKE_PLACES: Final = 2
 #: The largest stake, in currency units (docs/RULES.md): more is no card table's.

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import text_problem
-from referee.engine.names import clean, skeleton
+from referee.engine.names import TITLE_MAX, clean, fault, skeleton
 from referee.engine.records import (
     MAX_DEPTH,
     MAX_RECORD_BYTES,
@@ -28,7 +28,7 @@ from referee.engine.records import (
 )
 
 FORMAT: Final = "referee-table/1"
-MAX_NAME: Final = 80
+MAX_NAME: Final = TITLE_MAX
 #: A table file holds at most this many games (a club's years of Tuesdays).
 MAX_GAMES: Final = 2000
 #: A table file is at most this large: its games' records, each at most a record's size.
@@ -45,9 +45,10 @@ def name_problems(name: object, field: str = "name") -> list[Problem]:
     bad = text_problem(name, field, controls=True)
     if bad is not None:
         return [bad]
-    if not clean(name):
+    wrong = fault(name, MAX_NAME)
+    if wrong == "empty":
         return [problem("table_name", field)]
-    if len(clean(name)) > MAX_NAME:
+    if wrong == "long":
         return [problem("table_name_long", field, high=MAX_NAME)]
     return []
 

@@ -19,6 +19,7 @@ from typing import Any, Final
 from referee.engine.errors import Problem, RulesError, problem
 from referee.engine.fields import text_problem
 from referee.engine.messages import LANGUAGES
+from referee.engine.names import PERSON_MAX, TITLE_MAX, clean, fault, skeleton
 from referee.engine.records import (
     MAX_PLACE,
     decode_json,
@@ -48,7 +49,9 @@ _AMOUNT: Final = re.compile(r"\d{1,9}(?:\.\d{1,2})?")
 MAX_EVENT_BYTES: Final = 32 * 1024 * 1024
 #: Nesting at most (a game's record is nested under a table of a round).
 MAX_EVENT_DEPTH: Final = 12
-MAX_NAME: Final = 80
+MAX_NAME: Final = TITLE_MAX
+#: A player's name: the names of a game's seats, since each draw seats them in one.
+MAX_PLAYER_NAME: Final = PERSON_MAX
 MAX_REASON: Final = 200
 #: A round's length: at most this many deals or minutes.
 MAX_DEALS: Final = 100
@@ -187,10 +190,15 @@ class _Reader:
         if (bad := text_problem(value, field, controls=True)) is not None:
             self.problems.append(bad)
             return None
-        if len(value.strip()) > high:
+        # The names' one rule (engine.names): cleaned, then measured, as a game's.
+        wrong = fault(value, high)
+        if wrong == "empty":
+            self.add("missing", field)
+            return None
+        if wrong == "long":
             self.add("event_text_long", field, high=high)
             return None
-        return " ".join(value.split())
+        return clean(value)
 
     def obj(self, value: object, field: str) -> Mapping[str, object] | None:
         if not isinstance(value, dict):
@@ -409,16 +417,16 @@ def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
             continue
         r.only(obj, frozenset({"number", "name", "joined", "left"}), field)
         number = r.whole(obj, "number", f"{field}.number", 1, MAX_PLAYERS)
-        name = r.text(obj.get("name"), f"{field}.name", MAX_NAME)
+        name = r.text(obj.get("name"), f"{field}.name", MAX_PLAYER_NAME)
         joined = r.whole(obj, "joined", f"{field}.joined", 1, MAX_ROUNDS, default=1) or 1
         left = r.whole(obj, "left", f"{field}.left", 0, MAX_ROUNDS, required=False)
         if number is None or name is None:
             continue
         if number != i + 1:
             r.add("event_numbers", f"{field}.number", value=number, expected=i + 1)
-        if name.casefold() in seen_names:
+        if skeleton(name) in seen_names:  # "Ana", "ana", "Аna" (Cyrillic А): one name
             r.add("event_twice", f"{field}.name", value=name)
-        seen_names.add(name.casefold())
+        seen_names.add(skeleton(name))
         if left is not None and left < joined - 1:
             r.add("event_left_before", f"{field}.left", value=left, joined=joined)
         players.append(Player(number, name, joined, left))
@@ -533,6 +541,15 @@ def _scores(
     return tuple(scores)
 
 
+def _is_moment(text: str) -> bool:
+    """An ISO 8601 date and time, as an export writes a history entry's."""
+    try:
+        datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) > 10  # a time, not a day alone
+
+
 def _history(r: _Reader, raw: object) -> tuple[Correction, ...]:
     found: list[Correction] = []
     for i, item in enumerate(r.items(raw, "history", 10_000)):
@@ -545,6 +562,9 @@ def _history(r: _Reader, raw: object) -> tuple[Correction, ...]:
         table = r.whole(obj, "table", f"{field}.table", 1, MAX_PLAYERS)
         reason = r.text(obj.get("reason"), f"{field}.reason", MAX_REASON)
         at = r.text(obj.get("at"), f"{field}.at", 40, required=False)
+        if at is not None and not _is_moment(at):
+            r.add("event_time", f"{field}.at", value=at)
+            at = None
 
         def scores(
             key: str, obj: Mapping[str, object] = obj, field: str = field

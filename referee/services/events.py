@@ -18,7 +18,8 @@ import datetime
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -502,21 +503,37 @@ def draw_round(event: Event, version: int | None = None) -> EventRound:
     concours = concours_of(event)
     seating = draw_next(concours)
     names = {p.number: p.name for p in event.players}
-    played = EventRound(event_id=event.id, number=number, byes=list(seating.byes))
-    event.rounds.append(played)
-    for i, seats in enumerate(seating.tables, 1):
-        game = _open_game(event, [names[s] for s in seats])
-        event.tables.append(
-            EventTable(
-                event_id=event.id, round=number, number=i, seats=list(seats), game_id=game.id
+    # One write: the round, every table and every table's game, or nothing (a server
+    # killed in the middle, or a table's game refused, leaves no half-drawn round).
+    with _whole():
+        played = EventRound(event_id=event.id, number=number, byes=list(seating.byes))
+        event.rounds.append(played)
+        for i, seats in enumerate(seating.tables, 1):
+            game = _open_game(event, [names[s] for s in seats])
+            event.tables.append(
+                EventTable(
+                    event_id=event.id, round=number, number=i, seats=list(seats), game_id=game.id
+                )
             )
-        )
-    _log(event, "draw", round=number, after=[list(t) for t in seating.tables])
+        _log(event, "draw", round=number, after=[list(t) for t in seating.tables])
     return played
 
 
+@contextmanager
+def _whole() -> Iterator[None]:
+    """A director's action of several rows, committed once by its last step (`_log`):
+    whatever fails before (a refusal, a lost race, a database error) leaves nothing
+    of it in the session, so that nothing of it is ever committed."""
+    try:
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
 def _open_game(event: Event, players: list[str]) -> Game:
-    """A table's game for its round: the event's game and rules, its players in seat order."""
+    """A table's game for its round: the event's game and rules, its players in seat
+    order; written with the action that opens it (committed by its caller)."""
     return game_service.create(
         game_service.Settings(
             game=event.game,
@@ -526,7 +543,8 @@ def _open_game(event: Event, players: list[str]) -> Game:
             stake=None,
             currency=event.currency,
             place=event.place,
-        )
+        ),
+        commit=False,
     )
 
 
@@ -608,25 +626,31 @@ def accept(event: Event, table: EventTable, who: str | None, version: int | None
     if not state.ready:
         raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
     game = table.game_row
+    # One write: the claim, the game's new link, the history line and the version.
+    with _whole():
+        _claim(event, table, who, state.scores, game)
+    db.session.expire(table)
+
+
+def _claim(
+    event: Event, table: EventTable, who: str | None, scores: list[int], game: Game | None
+) -> None:
+    """`accept`'s write, committed once."""
     claimed = db.session.execute(
         update(EventTable)
         .where(EventTable.id == table.id, EventTable.accepted.is_(None))
         .values(
-            accepted=state.scores,
+            accepted=scores,
             accepted_by=who or DIRECTOR,
             table_token=game.token if game is not None else None,
         )
         .execution_options(synchronize_session=False)
     )
     if getattr(claimed, "rowcount", 0) != 1:
-        db.session.rollback()
-        raise LookupError(table.number)
+        raise LookupError(table.number)  # another phone's: `_whole` rolls back
     if game is not None:
-        game_service.rotate(game, "editor")  # commits the claim with it
-    _log_counted(
-        event, "accept", round=table.round, table=table.number, after=state.scores, reason=who
-    )
-    db.session.expire(table)
+        game_service.rotate(game, "editor", commit=False)
+    _log_counted(event, "accept", round=table.round, table=table.number, after=scores, reason=who)
 
 
 def _log_counted(event: Event, action: str, **fields: Any) -> None:
@@ -639,7 +663,7 @@ def _log_counted(event: Event, action: str, **fields: Any) -> None:
         .execution_options(synchronize_session=False)
     )
     db.session.add(EventChange(event_id=event.id, action=action, **fields))
-    db.session.commit()
+    _commit_or_stale()
     db.session.expire(event, ["version"])
 
 
@@ -679,10 +703,11 @@ def cancel(event: Event, table: EventTable, version: int | None = None) -> None:
         )
         raise RulesError([problem("correction_changed", None, value=shown)])
     reason = table.correcting
-    table.correcting = None
-    if table.game_row is not None:
-        game_service.rotate(table.game_row, "editor")
-    _log(event, "cancel", round=table.round, table=table.number, reason=reason)
+    with _whole():  # one write: the table, its game's new link, the history line
+        table.correcting = None
+        if table.game_row is not None:
+            game_service.rotate(table.game_row, "editor", commit=False)
+        _log(event, "cancel", round=table.round, table=table.number, reason=reason)
 
 
 def pending(event: Event, table: EventTable) -> list[int] | None:
@@ -721,20 +746,21 @@ def apply(event: Event, table: EventTable, version: int | None = None) -> None:
     if now is None:
         raise LookupError(table.number)
     before = table.accepted
-    table.accepted = now
     reason = table.correcting
-    table.correcting = None
-    if table.game_row is not None:
-        game_service.rotate(table.game_row, "editor")
-    _log(
-        event,
-        "apply",
-        round=table.round,
-        table=table.number,
-        reason=reason,
-        before=before,
-        after=now,
-    )
+    with _whole():  # one write: the result, its game's new link, the history line
+        table.accepted = now
+        table.correcting = None
+        if table.game_row is not None:
+            game_service.rotate(table.game_row, "editor", commit=False)
+        _log(
+            event,
+            "apply",
+            round=table.round,
+            table=table.number,
+            reason=reason,
+            before=before,
+            after=now,
+        )
 
 
 def export(event: Event) -> dict[str, Any]:
@@ -750,6 +776,14 @@ def import_event(data: bytes) -> Event:
     """A new event from its file: players, rounds, results and the games it holds
     (each a new game, its result accepted as written)."""
     record = eventfile.load_event(data)
+    with _whole():  # one write: the event, its rounds, its tables and their games
+        event = _import(record)
+        db.session.commit()
+    return event
+
+
+def _import(record: EventRecord) -> Event:
+    """`import_event`'s rows, added to the session (committed by the caller)."""
     event = _event_from(record)
     db.session.add(event)
     db.session.flush()
@@ -762,9 +796,9 @@ def import_event(data: bytes) -> Event:
             game_id = None
             if (played.number, t.number) in games:
                 game = game_service.import_record(
-                    json.dumps(games[played.number, t.number]).encode()
+                    json.dumps(games[played.number, t.number]).encode(), commit=False
                 )
-                game_service.rotate(game, "editor")
+                game_service.rotate(game, "editor", commit=False)
                 game_id = game.id
             elif played is record.concours.played[-1] and (t.scores is None or not t.accepted):
                 # The round in play, this table yet to play: a game to play it on.
@@ -790,11 +824,22 @@ def import_event(data: bytes) -> Event:
                 reason=h.reason,
                 before=None if h.before is None else list(h.before),
                 after=None if h.after is None else list(h.after),
+                # As the file says it happened (an import is not the correction).
+                at=_time_of(h.at),
             )
         )
     db.session.add(EventChange(event_id=event.id, action="import"))
-    db.session.commit()
     return event
+
+
+def _time_of(at: str | None) -> datetime.datetime:
+    """A history time as the event file wrote it (UTC, as stored), else now."""
+    if at is None:
+        return utcnow()
+    moment = datetime.datetime.fromisoformat(at)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
+    return moment
 
 
 def loaded(event_id: int, *, whole: bool = True) -> Event | None:

@@ -386,8 +386,9 @@ def view_version_of(view_token: str) -> tuple[str, int] | None:
     return None if row is None else (str(row[0]), int(row[1]))
 
 
-def rotate(game: Game, which: str) -> None:
-    """Give the game a new editor or spectator link: whoever held the old one is cut off."""
+def rotate(game: Game, which: str, *, commit: bool = True) -> None:
+    """Give the game a new editor or spectator link: whoever held the old one is cut off.
+    `commit=False`: part of a larger write (a concours's acceptance), committed by its caller."""
     if which == "editor":
         game.token = new_token()
     else:
@@ -396,7 +397,8 @@ def rotate(game: Game, which: str) -> None:
     db.session.add(
         Change(game_id=game.id, action="link-edit" if which == "editor" else "link-view")
     )
-    _commit_or_stale()
+    if commit:
+        _commit_or_stale()
 
 
 #: The two statements of `find`, built once: building a statement and its cache
@@ -514,8 +516,9 @@ def _stored(data: Any) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(data) if isinstance(data, str | bytes) else data)
 
 
-def create(settings: Settings) -> Game:
-    """Create a game; the engine checks players, rules and stake first."""
+def create(settings: Settings, *, commit: bool = True) -> Game:
+    """Create a game; the engine checks players, rules and stake first. `commit=False`:
+    one of several rows of one write (a concours's draw), committed by its caller."""
     record = {
         "format": FORMAT,
         "game": settings.game,
@@ -542,7 +545,8 @@ def create(settings: Settings) -> Game:
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="create", after=dump_record(parsed)))
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return game
 
 
@@ -1162,9 +1166,10 @@ def export(game: Game) -> dict[str, Any]:
     return dump_record(parse_record({**record_of(game), **details_of(game)}, stored=True))
 
 
-def import_record(data: bytes) -> Game:
+def import_record(data: bytes, *, commit: bool = True) -> Game:
     """Create a new game from a record file (its currency, place and day kept); the
-    engine refuses a bad one."""
+    engine refuses a bad one. `commit=False`: part of a larger write (a concours's
+    import), committed by its caller."""
     record = load_record(data)
     standings = score_record(record)
     game = game_from_record(record, finished=standings.finished, version=len(record.deals))
@@ -1172,7 +1177,8 @@ def import_record(data: bytes) -> Game:
     db.session.add(game)
     db.session.flush()
     db.session.add(Change(game_id=game.id, action="import", after=dump_record(record)))
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return game
 
 

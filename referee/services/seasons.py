@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from referee.engine.errors import RulesError, problem
 from referee.engine.fields import text_problem
-from referee.engine.names import clean
+from referee.engine.names import TITLE_MAX, clean, fault
 from referee.events.season import (
     MAX_EVENTS,
     Held,
@@ -29,7 +29,7 @@ from referee.models import Event, Season, SeasonEvent
 from referee.services import events as event_service
 
 #: The longest name of a season.
-MAX_NAME = 80
+MAX_NAME = TITLE_MAX
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,13 @@ def create(name: str, rules: Mapping[str, Any], events: Sequence[Event], languag
     """A new season (RulesError: a name missing, a rule out of range)."""
     problems = []
     bad = text_problem(name or "", "name", controls=True)
-    cleaned = " ".join(clean(name or "").split()) if bad is None else ""
+    wrong = fault(name or "", MAX_NAME) if bad is None else None
+    cleaned = clean(name or "")
     if bad is not None:
         problems.append(bad)  # a name is printed on one line: no control character
-    elif not cleaned:
+    elif wrong == "empty":
         problems.append(problem("missing", "name"))
-    elif len(cleaned) > MAX_NAME:
+    elif wrong == "long":
         problems.append(problem("event_text_long", "name", high=MAX_NAME))
     try:
         parsed = parse_rules(rules)
