@@ -354,11 +354,17 @@ def pdf_command(
 
 
 _BACKUP_TEXT: Final = {
-    "written": N_("backup written to {folder}: games: {count}"),
+    "written": N_(
+        "backup written to {folder}: games: {count}, concours: {events}, seasons: {seasons}"
+    ),
     "not_written": N_("{name}: not written: {reason}"),
     "restored": N_(
         "restore from {folder}: games restored: {restored}, already there: {present}, "
         "files skipped: {skipped}"
+    ),
+    "restored_club": N_(
+        "concours restored: {events}, already there: {events_present}; seasons restored: "
+        "{seasons}, already there: {seasons_present}"
     ),
     "partial": N_("games restored in part: {count}"),
     "no_folder": N_("{folder} is not a folder"),
@@ -424,7 +430,7 @@ def backup_command(
                 print(_say("old_schema", lang), file=stderr)
                 return INVALID
             try:
-                count, failed = backup.backup(target, lang, replace)
+                written = backup.backup(target, lang, replace)
             except backup.WouldLose as lost:
                 said = _say(
                     "would_lose",
@@ -440,10 +446,18 @@ def backup_command(
                 why = reason(error, lang)
                 print(translate(lang, _CANNOT_WRITE).format(path=folder, reason=why), file=stderr)
                 return UNREADABLE
-            for item in failed:
+            for item in written.failed:
                 print(_say("not_written", lang, name=item.name, reason=item.detail), file=stderr)
-            print(_say("written", lang, count=count, folder=folder), file=stdout)
-            return INVALID if failed else 0
+            said = _say(
+                "written",
+                lang,
+                count=written.games,
+                events=written.events,
+                seasons=written.seasons,
+                folder=folder,
+            )
+            print(said, file=stdout)
+            return INVALID if written.failed else 0
         try:
             report = backup.restore(target, lang, partial)
         except FileNotFoundError:
@@ -465,6 +479,17 @@ def backup_command(
                 restored=report.restored,
                 present=report.present,
                 skipped=len(report.skipped),
+            ),
+            file=stdout,
+        )
+        print(
+            _say(
+                "restored_club",
+                lang,
+                events=report.events,
+                events_present=report.events_present,
+                seasons=report.seasons,
+                seasons_present=report.seasons_present,
             ),
             file=stdout,
         )

@@ -190,6 +190,19 @@ class Change(db.Model):  # type: ignore[name-defined,misc]
     game_row: Mapped[Game] = relationship(back_populates="changes")
 
 
+class RemovedGame(db.Model):  # type: ignore[name-defined,misc]
+    """A game its players removed (it had no deal): its identity and last links,
+    so that a backup folder still holding it is not taken for a database that lost
+    it. The next backup drops its files (docs/DEPLOY.md, "Backups")."""
+
+    __tablename__ = "removed_game"
+
+    uid: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token: Mapped[str] = mapped_column(String(64))
+    view_token: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Submission(db.Model):  # type: ignore[name-defined,misc]
     """A form's one-time key: a retried or double-tapped post records its deal once.
 

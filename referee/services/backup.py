@@ -16,6 +16,12 @@ the files of links that no longer exist (a rotated editor link). It refuses to
 replace a backup holding games the database does not have (an empty database, a
 wrong `--data`: games are never deleted here) unless told to (`replace=True`).
 
+Concours and seasons are backed up beside the games, in the same snapshot
+(`services.backup_club`: `event.<uid>.json`, `seasons.json`), and restored after
+them, every link the same. A game its players removed (it had no deal) is
+remembered (`RemovedGame`): the next backup drops its files instead of refusing to
+replace a backup that holds it.
+
 A restore checks every file first, restores every whole game, names each file it
 skipped and why, and skips a game that is already there, under any of its links: a
 revoked link never comes back. A game without its `.meta.json` would come back
@@ -36,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
@@ -48,7 +54,17 @@ from referee.engine.game import Record
 from referee.engine.records import MAX_RECORD_BYTES, decode_json, load_record, score_record
 from referee.engine.tables import name_problems
 from referee.extensions import db
-from referee.models import CHANGE_ACTIONS, TOKEN_BYTES, Change, Game, Table
+from referee.models import (
+    CHANGE_ACTIONS,
+    TOKEN_BYTES,
+    Change,
+    Event,
+    Game,
+    RemovedGame,
+    Season,
+    Table,
+)
+from referee.services import backup_club as club
 from referee.services.games import export, game_from_record
 
 MANIFEST: Final = "manifest.json"
@@ -88,6 +104,16 @@ REASONS: Final[dict[str, str]] = {
         "restored without its .meta.json file: a new spectator link, no table, no history "
         "of changes, today's date"
     ),
+    "event": N_("the concours's file is damaged: {detail}"),
+    "event_refused": N_("the concours is refused: {detail}"),
+    "event_conflict": N_("a concours of the database already uses one of its links"),
+    "event_games": N_(
+        "restored, but the games of some of its tables are not in the backup ({detail}): "
+        "the director opens those tables again"
+    ),
+    "seasons": N_("the seasons' file is damaged: {detail}"),
+    "season_conflict": N_("a season of the database already uses one of its links"),
+    "season_events": N_("season {detail}: restored without the concours the backup does not hold"),
 }
 #: Why a backup's own file (manifest, tables, meta) is damaged.
 _NOT_FORMAT: Final = N_("it is not a file of a Referee backup")
@@ -111,12 +137,27 @@ class Skipped:
         return f"{self.name}: {text}"
 
 
+class Written(NamedTuple):
+    """What a backup wrote: games, the games it could not write (the engine refuses
+    them as they are stored), concours and seasons."""
+
+    games: int
+    failed: list[Skipped]
+    events: int = 0
+    seasons: int = 0
+
+
 @dataclass
 class Report:
-    """What a restore did: games restored, games already there, files skipped."""
+    """What a restore did: games, concours and seasons restored or already there,
+    files skipped."""
 
     restored: int = 0
     present: int = 0
+    events: int = 0
+    events_present: int = 0
+    seasons: int = 0
+    seasons_present: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     #: Games restored without their meta file (asked for), and what they lost.
     partial: list[Skipped] = field(default_factory=list)
@@ -289,9 +330,11 @@ def _restore_tables(tables: list[dict[str, Any]], skipped: list[Skipped]) -> dic
     return ids
 
 
-def _json(data: object) -> bytes:
+def _json(data: object, sort_keys: bool = True) -> bytes:
     # ASCII escapes: any text the database holds can be written, and read back.
-    return (json.dumps(data, ensure_ascii=True, indent=1, sort_keys=True) + "\n").encode("ascii")
+    # A concours's rows keep their own order (its rules are exported as stored).
+    text = json.dumps(data, ensure_ascii=True, indent=1, sort_keys=sort_keys)
+    return (text + "\n").encode("ascii")
 
 
 def _sync_folder(folder: Path) -> None:
@@ -302,9 +345,9 @@ def _sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
-def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, list[Skipped]]:
-    """Write every game to `folder`, as it stands at one moment: (how many, and the
-    games that could not be written, which the engine refuses as they are stored).
+def backup(folder: Path, lang: str = "en", replace: bool = False) -> Written:
+    """Write every game, concours and season to `folder`, as they stand at one moment
+    (`Written`: how many, and the games that could not be written).
 
     The previous backup of the folder stays whole until the new one is written and
     read back (module docstring). `WouldLose` when the folder holds games the
@@ -316,6 +359,7 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
     staging = folder / PARTIAL
     shutil.rmtree(staging, ignore_errors=True)  # what an interrupted backup left
     documents: list[tuple[str, bytes, bytes]] = []
+    files_of_events: dict[str, bytes] = {}
     failed: list[Skipped] = []
     held: set[str] = set()  # every identity of every game of the database
     with snapshot():
@@ -324,8 +368,10 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
             .options(selectinload(Game.deals), selectinload(Game.changes), selectinload(Game.table))
             .order_by(Game.id)
         )
+        game_uids: dict[int, str] = {}
         for game in db.session.scalars(query):
             held.update((game.uid, game.token, game.view_token))
+            game_uids[game.id] = game.uid
             try:
                 record = export(game)
             except RulesError as error:
@@ -334,13 +380,46 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
                 continue
             documents.append((game.token, _json(record), _json(_meta(game))))
         tables = [_table_meta(t) for t in db.session.scalars(select(Table).order_by(Table.id))]
+        # Removed by their players: not lost, so not missing (their files are dropped).
+        for removed in db.session.scalars(select(RemovedGame)):
+            held.update((removed.uid, removed.token, removed.view_token))
+        events = (
+            select(Event)
+            .order_by(Event.id)
+            .options(
+                selectinload(Event.players),
+                selectinload(Event.rounds),
+                selectinload(Event.tables),
+                selectinload(Event.changes),
+            )
+        )
+        event_uids: dict[int, str] = {}
+        for event in db.session.scalars(events):
+            event_uids[event.id] = event.uid
+            document = club.event_document(event, game_uids)
+            files_of_events[club.event_file_name(event.uid)] = _json(document, sort_keys=False)
+        seasons = list(
+            db.session.scalars(
+                select(Season).order_by(Season.id).options(selectinload(Season.events))
+            )
+        )
+        seasons_text = _json(club.seasons_document(seasons, event_uids), sort_keys=False)
     previous = _record_files(folder)
     missing = sum(1 for token in previous if not _held(folder, token, held))
+    previous_events = _event_files(folder)
+    missing += sum(1 for uid in previous_events if uid not in event_uids.values())
     if missing and not replace:
-        raise WouldLose(missing, len(previous), len(documents))
+        raise WouldLose(missing, len(previous) + len(previous_events), len(documents))
     tokens = [token for token, _record, _meta_text in documents]
-    manifest = {"format": BACKUP_FORMAT, "taken_at": _when(datetime.now()), "games": tokens}
+    manifest = {
+        "format": BACKUP_FORMAT,
+        "taken_at": _when(datetime.now()),
+        "games": tokens,
+        "events": sorted(event_uids.values()),
+    }
     files = {TABLES: _json({"format": TABLES_FORMAT, "tables": tables})}
+    files.update(files_of_events)
+    files[club.SEASONS] = seasons_text
     for token, record_text, meta_text in documents:
         files[f"{token}.json"] = record_text
         files[f"{token}.meta.json"] = meta_text
@@ -361,8 +440,10 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> tuple[int, 
         found = _FILE.fullmatch(path.name)
         if found and TOKEN.fullmatch(found["token"]) and found["token"] not in kept:
             path.unlink()
+        elif club.EVENT_FILE.fullmatch(path.name) and path.name not in files:
+            path.unlink()  # a concours the database no longer has (asked: `replace`)
     _sync_folder(folder)
-    return len(documents), failed
+    return Written(len(documents), failed, len(files_of_events), len(seasons))
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -399,6 +480,12 @@ def _held(folder: Path, token: str, held: set[str]) -> bool:
     except (BadMeta, OSError):
         return False
     return any(str(meta.get(k)) in held for k in ("uid", "view_token") if meta.get(k))
+
+
+def _event_files(folder: Path) -> list[str]:
+    """The identities of the concours files in `folder`, sorted."""
+    found = (club.EVENT_FILE.fullmatch(p.name) for p in folder.glob("event.*.json"))
+    return sorted(m["uid"] for m in found if m)
 
 
 def _record_files(folder: Path) -> list[str]:
@@ -446,7 +533,9 @@ def _tokens(folder: Path, skipped: list[Skipped], lang: str) -> list[str]:
             return list(good)
     tokens = []
     for path in sorted(folder.glob("*.json")):
-        if path.name.endswith(".meta.json") or path.name in (TABLES, MANIFEST):
+        if path.name.endswith(".meta.json") or path.name in (TABLES, MANIFEST, club.SEASONS):
+            continue
+        if club.EVENT_FILE.fullmatch(path.name):
             continue
         if TOKEN.fullmatch(path.stem):
             tokens.append(path.stem)
@@ -583,7 +672,86 @@ def restore(folder: Path, lang: str = "en", partial: bool = False) -> Report:
         report.restored += 1
         if not whole:
             report.partial.append(Skipped(f"{candidate.token}.json", "partial"))
+    _restore_events(folder, report, lang)
+    _restore_seasons(folder, report, lang)
     return report
+
+
+def _restore_events(folder: Path, report: Report, lang: str) -> None:
+    """Put back the concours of `folder` the database does not have (after the
+    games: their tables name them)."""
+    checked: list[dict[str, Any]] = []
+    for uid in _event_files(folder):
+        name = club.event_file_name(uid)
+        try:
+            data = club.check_event(_read_own(folder / name, lang), TOKEN, _UID)
+        except OSError as error:
+            report.skipped.append(Skipped(name, "unreadable", error.strerror or _detail(error)))
+            continue
+        except club.Damaged as error:
+            detail = translate(lang, _NOT_VALID).format(key=str(error))
+            report.skipped.append(Skipped(name, "event", detail))
+            continue
+        except RulesError as error:  # before ValueError, which it is too
+            detail = "; ".join(error.messages(lang)[:3])
+            report.skipped.append(Skipped(name, "event_refused", detail))
+            continue
+        except ValueError as error:  # not JSON, too large
+            report.skipped.append(Skipped(name, "event", str(error)))
+            continue
+        if data["uid"] != uid:
+            detail = translate(lang, _NOT_VALID).format(key="uid")
+            report.skipped.append(Skipped(name, "event", detail))
+            continue
+        checked.append(data)
+    # In the order they were created: a new database numbers them as the old one did.
+    for data in sorted(checked, key=lambda d: (d["created_at"], d["uid"])):
+        name = club.event_file_name(data["uid"])
+        if club.event_there(data):
+            report.events_present += 1
+            continue
+        absent = club.missing_games(data)
+        try:
+            club.insert_event(data)
+        except IntegrityError:
+            db.session.rollback()
+            report.skipped.append(Skipped(name, "event_conflict"))
+            continue
+        report.events += 1
+        if absent:
+            report.skipped.append(Skipped(name, "event_games", ", ".join(absent[:5])))
+
+
+def _restore_seasons(folder: Path, report: Report, lang: str) -> None:
+    """Put back the seasons of `folder` the database does not have (after their concours)."""
+    path = folder / club.SEASONS
+    if not path.exists():
+        return  # a backup made before seasons
+    try:
+        seasons = club.check_seasons(_read_own(path, lang), TOKEN)
+    except OSError as error:
+        report.skipped.append(Skipped(club.SEASONS, "seasons", error.strerror or _detail(error)))
+        return
+    except club.Damaged as error:
+        detail = translate(lang, _NOT_VALID).format(key=str(error))
+        report.skipped.append(Skipped(club.SEASONS, "seasons", detail))
+        return
+    except ValueError as error:
+        report.skipped.append(Skipped(club.SEASONS, "seasons", str(error)))
+        return
+    for season in seasons:
+        if club.season_there(season):
+            report.seasons_present += 1
+            continue
+        try:
+            absent = club.insert_season(season)
+        except IntegrityError:
+            db.session.rollback()
+            report.skipped.append(Skipped(club.SEASONS, "season_conflict"))
+            continue
+        report.seasons += 1
+        if absent:
+            report.skipped.append(Skipped(club.SEASONS, "season_events", season["name"]))
 
 
 def _insert(candidate: _Candidate, tables: dict[str, int]) -> None:

@@ -225,6 +225,12 @@ def _file_of(
     return out
 
 
+def file_of(event: Event) -> dict[str, Any]:
+    """The event as its file's JSON data, without its tables' games (what its rules,
+    players, seatings and results are: a backup's concours is checked so)."""
+    return _file_of(event)
+
+
 def _cut(record: dict[str, Any], deals: int | None) -> dict[str, Any]:
     """A table's game as the round played it: its first `deals` deals."""
     if deals is None:

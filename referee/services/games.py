@@ -39,7 +39,7 @@ from referee.engine.statistics import Outcome, fingerprint, outcome
 from referee.extensions import db
 from referee.games import GAMES
 from referee.lru import LRU
-from referee.models import Change, Deal, Game, Submission, new_token, utcnow
+from referee.models import Change, Deal, Game, RemovedGame, Submission, new_token, utcnow
 
 
 class StaleVersion(Exception):
@@ -1157,6 +1157,8 @@ def remove(game: Game, version: int) -> None:
         if before is not None:
             bump(before)  # its pages offer "Same table again" anew
     db.session.execute(delete(Submission).where(Submission.game_id == game.id))
+    # Remembered in the same write: a backup that still holds it knows it was removed.
+    db.session.merge(RemovedGame(uid=game.uid, token=game.token, view_token=game.view_token))
     db.session.delete(game)
     _commit_or_stale()
 

@@ -57,7 +57,7 @@ def test_backup_restore_round_trip(
 ) -> None:
     token = play(client)
     with app.app_context():
-        assert backup(tmp_path / "one") == (2, [])
+        assert backup(tmp_path / "one")[:2] == (2, [])
     assert (tmp_path / "one" / f"{token}.json").exists()
     fresh = _fresh(tmp_path)
     with fresh.app_context():
@@ -248,7 +248,7 @@ def test_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert run("restore", tmp_path / "empty")[0] == 0  # nothing to do is no failure
     status, out, _err = run("backup", tmp_path / "b")
     assert status == 0
-    assert out == f"backup written to {tmp_path / 'b'}: games: 0\n"
+    assert out == f"backup written to {tmp_path / 'b'}: games: 0, concours: 0, seasons: 0\n"
     (tmp_path / "b" / "manifest.json").unlink()
     (tmp_path / "b" / ("X" * 24 + ".json")).write_text("[]", encoding="utf-8")
     status, _out, err = run("restore", tmp_path / "b")
@@ -266,7 +266,7 @@ def test_a_game_the_engine_refuses_does_not_stop_the_backup(
             {"p": json.dumps(["\ud800x", "B", "C", "D"]), "t": token},
         )
         db.session.commit()
-        count, failed = backup(tmp_path)
+        count, failed, *_ = backup(tmp_path)
     assert count == 1
     assert [f.name for f in failed] == [f"{token}.json"]
 
@@ -291,7 +291,7 @@ def test_tables_renames_and_put_backs_survive_a_backup(
         f"/t/{table}/merge", data={"name": "Anna", "into": "Ana", "version": version_of(page)}
     )
     with app.app_context():
-        assert backup(tmp_path / "b") == (2, [])
+        assert backup(tmp_path / "b")[:2] == (2, [])
     fresh = _fresh(tmp_path)
     with fresh.app_context():
         report = restore(tmp_path / "b")
@@ -319,7 +319,7 @@ def test_an_empty_database_never_replaces_a_full_backup(
     folder = tmp_path / "Mon"
     backed_up(app, client, folder)
     before = _files(folder)
-    assert len(before) == 6  # two games (record + meta), the tables, the manifest
+    assert len(before) == 7  # two games (record + meta), the tables, the seasons, the manifest
     run = _commands(monkeypatch, tmp_path, lang)
     _fresh(tmp_path, "cli.db")  # an empty database at this version's schema
     status, out, err = run("backup", folder)
@@ -336,7 +336,7 @@ def test_an_empty_database_never_replaces_a_full_backup(
     # Asked for, it replaces (a database moved on purpose).
     out_, err_ = io.StringIO(), io.StringIO()
     assert cli.backup_command("backup", str(folder), "en", out_, err_, replace=True) == 0
-    assert set(_files(folder)) == {"manifest.json", "tables.json"}
+    assert set(_files(folder)) == {"manifest.json", "tables.json", "seasons.json"}
 
 
 def test_another_database_never_replaces_a_backup_of_other_games(
@@ -372,7 +372,7 @@ def test_the_same_game_under_a_new_link_is_no_loss(
     token = backed_up(app, client, folder)
     client.post(f"/g/{token}/rotate", data={"which": "editor"})
     with app.app_context():
-        assert backup(folder) == (2, [])
+        assert backup(folder)[:2] == (2, [])
     assert not (folder / f"{token}.json").exists()
 
 

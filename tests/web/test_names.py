@@ -105,7 +105,7 @@ def test_a_game_kept_with_names_that_read_the_same_still_opens(
     record = json.loads(client.get(f"/g/{token}/export.json").get_data(as_text=True))
     assert (record["players"], len(record["deals"])) == (["Ana", "Ana" + ZWSP, "Chloé", "Driss"], 2)
     with app.app_context():
-        assert backup(tmp_path / "b") == (1, [])
+        assert backup(tmp_path / "b")[:2] == (1, [])
     fresh = create_app(
         {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.db'}", "SECRET_KEY": "t"}
     )
