@@ -41,6 +41,13 @@ TIMEOUT: Final = 30.0
 #: Sheets of one server process that may be drawn or waiting at once; one more is
 #: told to try again in a moment rather than queue behind them.
 QUEUE: Final = 4
+#: The longest a concours's or a season's document may take, waiting included
+#: (seconds): its personal results are a page a player (400 pages: 13 s on the
+#: project's machine, docs/PERFORMANCE.md), where a game's sheet is one or a few.
+LONG_DOCUMENT: Final = 120.0
+#: Such documents drawn or waiting at once in one server process, in their own
+#: renderer process (a game's sheet never waits behind one).
+LONG_QUEUE: Final = 2
 
 
 class RendererBusy(Exception):
@@ -49,6 +56,15 @@ class RendererBusy(Exception):
 
 class RenderTimeout(Exception):
     """A sheet took longer than `TIMEOUT`: its render was stopped."""
+
+
+class RenderFailed(RuntimeError):
+    """WeasyPrint refused the page (its error, in words)."""
+
+
+class DocumentFailed(Exception):
+    """A document that could not be drawn for this version of what it shows: the
+    failure is kept, and said at once, until what it shows changes."""
 
 
 #: WeasyPrint copies each @font-face font (the sheets' own, 1.8 MB) into a temporary
@@ -259,7 +275,7 @@ class Renderer:
                 return self._draw(html, deadline, retry=False)
             raise RenderTimeout() from None
         if not ok:
-            raise RuntimeError(f"the PDF renderer failed: {value}")
+            raise RenderFailed(f"the PDF renderer failed: {value}")
         return bytes(value)
 
     def stop(self) -> None:

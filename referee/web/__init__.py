@@ -16,7 +16,14 @@ from werkzeug.exceptions import HTTPException, InternalServerError, TooManyReque
 from referee import api
 from referee.api import problems
 from referee.services import limits
-from referee.services.pdf import Renderer, RendererBusy, RenderTimeout
+from referee.services.pdf import (
+    LONG_DOCUMENT,
+    LONG_QUEUE,
+    DocumentFailed,
+    Renderer,
+    RendererBusy,
+    RenderTimeout,
+)
 from referee.web import (
     assets,
     bidi,
@@ -88,6 +95,9 @@ NO_STORE = frozenset(
         "events.director",
         "events.card",
         "events.import_event",
+        # A season's organiser's page (its link, its forms) and the new season's form.
+        "seasons.new",
+        "seasons.organiser",
     }
 )
 # A game's own tools at the table carry forms too.
@@ -141,6 +151,13 @@ def register(app: Flask) -> None:
     )
     app.extensions["record_cache"] = LRU[tuple[str, str]](app.config.get("RECORD_CACHE_SIZE", 64))
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
+    # A concours's and a season's documents (hundreds of pages) have a renderer of
+    # their own, bounded apart: a game's sheet never waits behind them.
+    app.extensions["pdf_long"] = Renderer(
+        in_process=app.config.get("PDF_IN_PROCESS", True),
+        timeout=LONG_DOCUMENT,
+        queue=LONG_QUEUE,
+    )
     # A game's templates are the app's (templates/<key>/), or its home's own folder.
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
     assets.register(app, HOMES)
@@ -182,14 +199,23 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RendererBusy)
     @app.errorhandler(RenderTimeout)
+    @app.errorhandler(DocumentFailed)
     def _sheet_unavailable(error: Exception) -> Response:
-        """Sheets beyond the renderer's queue, or one too slow: try again shortly."""
+        """Sheets beyond the renderer's queue, or one too slow: try again shortly.
+        A document that failed for this version: said at once, not drawn again."""
+        retry = SHEET_RETRY_AFTER
         if isinstance(error, RendererBusy):
             message = _("Many score sheets are being drawn right now: try again in a moment.")
+        elif isinstance(error, DocumentFailed):
+            message = _(
+                "This document is too long to be drawn on this server. It is tried again "
+                "once what it shows changes."
+            )
+            retry = 60
         else:
             message = _("This score sheet took too long to draw: try again in a moment.")
         page = render_template("error.html", error=None, message=message)
-        response = Response(page, 503, headers={"Retry-After": str(SHEET_RETRY_AFTER)})
+        response = Response(page, 503, headers={"Retry-After": str(retry)})
         response.content_type = "text/html; charset=utf-8"
         return response
 

@@ -35,12 +35,6 @@ DOCUMENTS = {
 }
 
 
-#: The longest a concours's document may take, waiting included (seconds): its
-#: personal results are a page a player (400 pages: 13 s on the project's machine,
-#: docs/PERFORMANCE.md), where a game's sheet is one or a few.
-LONG_DOCUMENT = 120.0
-
-
 @dataclass(frozen=True)
 class Seat:
     """Where a player sat in one round, and what came of it."""
@@ -140,7 +134,7 @@ def _document(event: Event | None, kind: str) -> Response:
         loaded = loaded_event(event)
         html = document_html(loaded, kind, size)
         paper = "" if size == "a4" else f"-{size}"
-        pdf = renderer().render(html, timeout=LONG_DOCUMENT)
+        pdf = renderer(long=True).render(html)
         return pdf, ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
 
     return cached_pdf(("event", event.uid, event.version, kind, size), make)

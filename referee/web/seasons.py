@@ -7,6 +7,7 @@ and its PDF). The views parse forms, call `services.seasons` and redirect.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -29,10 +30,12 @@ from werkzeug.wrappers import Response as BaseResponse
 from referee.engine.errors import RulesError, problem
 from referee.events.concours import figure
 from referee.events.season import DEFAULT_POINTS, SEASON_NAMES, TIE_BREAK_NAMES, SeasonTieBreak
+from referee.lru import LRU
 from referee.models import Season
 from referee.services import events as event_service
 from referee.services import seasons as service
 from referee.web.browser import remember_in
+from referee.web.cache import CachedPage
 from referee.web.events import my_events
 from referee.web.forms import messages_of
 from referee.web.hosts import public_url
@@ -191,13 +194,42 @@ def remove(token: str, event_id: int) -> BaseResponse:
     return redirect(url_for("seasons.organiser", token=token))
 
 
+#: The seasons' public pages, drawn once per state of the season and language
+#: (a season of ten large concours: a 4 MB page that took a second to draw).
+PAGES: LRU[CachedPage] = LRU(64)
+
+
+def _state(season: Season) -> tuple[object, ...]:
+    """What a season's ranking is a function of: its rule and name, and the
+    versions of its concours, in its order (the concours are read only when it
+    changed)."""
+    return (
+        season.id,
+        season.name,
+        tuple((link.event.uid, link.event.version) for link in season.events),
+        json.dumps(season.rules, sort_keys=True),
+    )
+
+
 @bp.get("/se/<view_token>")
-def public(view_token: str) -> str:
-    """The season's public page: its rule and its ranking, names and results only."""
+def public(view_token: str) -> Response:
+    """The season's public page: its rule and its ranking, names and results only;
+    a reload of an unchanged page is a 304."""
     season = service.find_view(view_token)
     if season is None:
         abort(404)
-    return render_template("seasons/public.html", **_shown(service.standings(season)))
+    lang = str(get_locale())
+    state = _state(season)
+    etag = "s" + hashlib.sha256(repr((state, lang)).encode()).hexdigest()[:32]
+
+    def draw() -> CachedPage:
+        shown = _shown(service.standings(season))
+        return CachedPage.of(render_template("seasons/public.html", **shown), etag)
+
+    if session.get("_flashes"):  # this phone's own messages: never in the shared page
+        return Response(draw().body, mimetype="text/html")
+    page = PAGES.get_or_make((state, lang), draw)
+    return page.response(request.accept_encodings, request.if_none_match)
 
 
 def season_html(standings: service.Standings, size: str) -> str:
@@ -213,17 +245,11 @@ def _pdf(season: Season) -> Response:
     size = paper_size()
     # The season changes with any of its concours: kept by their versions (read
     # alone: the concours are read and ranked only to draw it).
-    key = (
-        "season",
-        season.id,
-        tuple((link.event.uid, link.event.version) for link in season.events),
-        json.dumps(season.rules, sort_keys=True),
-        size,
-    )
+    key = ("season", _state(season), size)
 
     def make() -> tuple[bytes, str]:
         html = season_html(service.standings(season), size)
-        return renderer().render(html), ascii_name(season.name) + ".pdf"
+        return renderer(long=True).render(html), ascii_name(season.name) + ".pdf"
 
     return cached_pdf(key, make)
 

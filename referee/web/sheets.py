@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from flask import (
     Blueprint,
@@ -23,7 +23,13 @@ from referee.engine.records import parse_record
 from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
-from referee.services.pdf import Renderer
+from referee.services.pdf import (
+    LONG_DOCUMENT,
+    DocumentFailed,
+    Renderer,
+    RenderFailed,
+    RenderTimeout,
+)
 from referee.web.board import build
 from referee.web.cache import LRU
 from referee.web.chart import COLOURS
@@ -100,11 +106,31 @@ def paper_size() -> str:
     return size if size in PAGE_SIZES else "a4"
 
 
+#: What the PDF cache keeps of a document that could not be drawn (`cached_pdf`).
+FAILED: Final = (b"", "")
+
+
 def cached_pdf(key: tuple[object, ...], make: Callable[[], tuple[bytes, str]]) -> Response:
-    """A document drawn once per `key` (its PDF and file name, from `make`) and kept
-    in the PDF cache; sent not to be stored (a later version draws it anew)."""
+    """A concours's or a season's document, drawn once per `key` (its PDF and file
+    name, from `make`, by the long documents' renderer) and kept in the PDF cache;
+    sent not to be stored (a later version draws it anew).
+
+    Kept when it fails as when it succeeds: a document too long to draw is not
+    drawn again, from the start, at each request for the same version (issue 51:
+    three requests held the renderer six minutes). The readers asking meanwhile
+    wait for the one drawing it, as long as it may take."""
     cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
-    data, name = cache.get_or_make(key, make)
+
+    def drawn() -> tuple[bytes, str]:
+        try:
+            return make()
+        except (RenderTimeout, RenderFailed):
+            current_app.logger.warning("a document could not be drawn: %s", key)
+            return FAILED
+
+    data, name = cache.get_or_make(key, drawn, wait=LONG_DOCUMENT + 5)
+    if (data, name) == FAILED:
+        raise DocumentFailed()
     response = pdf_response(data, name)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -134,9 +160,10 @@ def warm(app: Flask, wait: float = 0.0) -> None:
     app.extensions["pdf"].start(pages[0], wait=wait)
 
 
-def renderer() -> Renderer:
-    """The app's PDF renderer."""
-    return current_app.extensions["pdf"]  # type: ignore[no-any-return]
+def renderer(long: bool = False) -> Renderer:
+    """The app's PDF renderer: the score sheets', or (`long`) that of a concours's
+    and a season's documents, bounded apart."""
+    return current_app.extensions["pdf_long" if long else "pdf"]  # type: ignore[no-any-return]
 
 
 @bp.get("/g/<token>/sheet.pdf")

@@ -1,0 +1,89 @@
+"""A concours's and a season's heavy documents and pages: drawn once per version,
+a failure kept as a success is, and bounded apart from the games' score sheets."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.services.pdf import Renderer, RenderTimeout
+from tests.web.conftest import new_game
+from tests.web.test_concours import page, round_one_played
+from tests.web.test_seasons import concours
+
+
+class _Slow(Renderer):
+    """A renderer whose documents time out, counted."""
+
+    def __init__(self) -> None:
+        super().__init__(in_process=True)
+        self.asked = 0
+
+    def render(self, html: str, timeout: float | None = None) -> bytes:
+        self.asked += 1
+        time.sleep(0.2)  # long enough for the other readers to arrive meanwhile
+        raise RenderTimeout()
+
+
+def test_a_document_too_long_to_draw_is_not_drawn_again_for_the_same_version(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token, event = round_one_played(app, client, rounds="2", seed=2)
+    slow = _Slow()
+    app.extensions["pdf_long"] = slow
+    path = f"/ev/{event.view_token}/results.pdf"
+    answers: list[int] = []
+
+    def reader() -> None:
+        answers.append(app.test_client().get(path).status_code)
+
+    readers = [threading.Thread(target=reader) for _ in range(4)]
+    for thread in readers:
+        thread.start()
+    for thread in readers:
+        thread.join()
+    again = client.get(path)
+    assert answers == [503] * 4
+    assert again.status_code == 503
+    assert "too long to be drawn on this server" in again.get_data(as_text=True)
+    assert slow.asked == 1  # four readers at once and one after: drawn once
+    # Meanwhile a game's score sheet has a renderer of its own.
+    game = new_game(client, "pad", ["Ana", "Bruno"])
+    assert app.extensions["pdf"] is not slow
+    assert client.get(f"/g/{game}/sheet.pdf").status_code == 200
+    # A new version of the concours is drawn anew.
+    director = page(client, f"/e/{token}")
+    version = re.search(r'name="version" value="(\d+)"', director)
+    assert version is not None
+    client.post(f"/e/{token}/rounds", data={"rounds": "3", "version": version.group(1)})
+    assert client.get(path).status_code == 503
+    assert slow.asked == 2
+
+
+def test_a_seasons_public_page_is_drawn_once_per_state(app: Flask, client: FlaskClient) -> None:
+    client.get("/lang/en?next=/")
+    token = concours(app, client, "Janvier", "Ana\nBruno\nChloé\nDora", 1)
+    form = page(client, "/seasons/new")
+    assert client.get("/seasons/new").headers["Cache-Control"] == "no-store"
+    uids = re.findall(r'name="events" value="([^"]+)"', form)
+    made = client.post("/seasons/new", data={"name": "Saison", "points": "10, 6", "events": uids})
+    organiser = made.headers["Location"]
+    assert client.get(organiser).headers["Cache-Control"] == "no-store"
+    view = re.findall(r"/se/([A-Za-z0-9_-]+)", page(client, organiser))[0]
+    first = client.get(f"/se/{view}")
+    assert first.headers["Cache-Control"] == "no-cache"
+    etag = first.headers["ETag"]
+    assert client.get(f"/se/{view}", headers={"If-None-Match": etag}).status_code == 304
+    # A concours of the season changes: the page is drawn again.
+    director = page(client, f"/e/{token}")
+    version = re.search(r'name="version" value="(\d+)"', director)
+    assert version is not None
+    client.post(f"/e/{token}/rounds", data={"rounds": "2", "version": version.group(1)})
+    changed = client.get(f"/se/{view}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
