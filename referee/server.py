@@ -39,52 +39,94 @@ MAX_HEAD: Final = 64 * 1024
 #: A body announced larger than this is handed on at once: the app refuses it (413)
 #: without reading it (the app's MAX_CONTENT_LENGTH is 1 MiB).
 MAX_BODY: Final = 2 * 1024 * 1024
+#: The addresses that take larger bodies, and how large: a concours's event file
+#: (docs/EVENT-FORMAT.md: 32 MiB at most, and a form's envelope).
+LARGE_BODIES: Final = {b"/events/import": 33 * 1024 * 1024}
+#: All the requests a worker is receiving may hold this many bytes together; a
+#: connection that would take it past is closed (400 clients each sending 2 MB
+#: took a server from 511 to 1,386 MB, issue 51).
+MAX_BUFFERED: Final = 96 * 1024 * 1024
 _CONTINUE: Final = b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+def body_limit(head: bytes | bytearray) -> int:
+    """The largest body the request of this head may send (its address's)."""
+    line = bytes(head[: head.find(b"\r\n")]).split(b" ")
+    path = line[1].split(b"?", 1)[0] if len(line) > 1 else b""
+    return LARGE_BODIES.get(path, MAX_BODY)
 
 
 def request_complete(data: bytes) -> bool:
     """Whether `data` holds a whole HTTP/1 request, or so much of one, or one so
     malformed, that gunicorn can answer it without waiting for more."""
-    end = data.find(b"\r\n\r\n")
-    if end < 0:
-        return len(data) > MAX_HEAD
-    length, chunked = 0, False
-    for line in data[:end].split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        name = name.strip().lower()
-        if name == b"content-length":
-            try:
-                length = int(value.strip())
-            except ValueError:
+    return _Progress().complete(bytearray(data))
+
+
+class _Progress:
+    """How far a request has arrived, read once: its head is parsed once it is
+    whole, and a chunked body is walked from where the last read stopped (a body
+    sent a byte at a time is not read again from its start at every byte)."""
+
+    __slots__ = ("at", "chunked", "end", "length", "limit", "searched")
+
+    def __init__(self) -> None:
+        self.end = -1  # where the head ends (-1: not yet)
+        self.searched = 0  # the head's end was not found before this
+        self.length = 0
+        self.chunked = False
+        self.limit = MAX_BODY
+        self.at = 0  # the next chunk's size line, in the body
+
+    def complete(self, data: bytearray) -> bool:
+        if self.end < 0:
+            end = data.find(b"\r\n\r\n", max(0, self.searched - 3))
+            if end < 0:
+                self.searched = len(data)
+                return len(data) > MAX_HEAD
+            self.end = end
+            if not self._head(data[:end]):
                 return True  # gunicorn refuses it
-        elif name == b"transfer-encoding":
-            chunked = b"chunked" in value.lower()
-    body = data[end + 4 :]
-    if chunked:
-        return len(body) > MAX_BODY or _last_chunk_in(body)
-    return length > MAX_BODY or length < 0 or len(body) >= length
+        body = len(data) - self.end - 4
+        if self.chunked:
+            return body > self.limit or self._last_chunk_in(data, self.end + 4)
+        return self.length > self.limit or self.length < 0 or body >= self.length
 
+    def _head(self, head: bytearray) -> bool:
+        self.limit = body_limit(head)
+        for line in bytes(head).split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                try:
+                    self.length = int(value.strip())
+                except ValueError:
+                    return False
+            elif name == b"transfer-encoding":
+                self.chunked = b"chunked" in value.lower()
+        return True
 
-def _last_chunk_in(body: bytes) -> bool:
-    """Whether a chunked body has arrived to its end (the zero chunk and the blank
-    line after its trailers); a malformed one counts as arrived (gunicorn refuses it)."""
-    at = 0
-    while True:
-        line_end = body.find(b"\r\n", at)
-        if line_end < 0:
-            return False
-        try:
-            size = int(body[at:line_end].split(b";")[0].strip(), 16)
-        except ValueError:
-            return True
-        if size < 0:
-            return True
-        if size == 0:
-            rest = body[line_end + 2 :]
-            return rest.startswith(b"\r\n") or b"\r\n\r\n" in rest
-        at = line_end + 2 + size + 2
-        if at > len(body):
-            return False
+    def _last_chunk_in(self, data: bytearray, start: int) -> bool:
+        """Whether a chunked body has arrived to its end (the zero chunk and the
+        blank line after its trailers); a malformed one counts as arrived
+        (gunicorn refuses it). Each whole chunk is walked past once."""
+        while True:
+            at = start + self.at
+            line_end = data.find(b"\r\n", at)
+            if line_end < 0:
+                return False
+            try:
+                size = int(bytes(data[at:line_end]).split(b";")[0].strip(), 16)
+            except ValueError:
+                return True
+            if size < 0:
+                return True
+            if size == 0:
+                rest = data[line_end + 2 :]
+                return rest.startswith(b"\r\n") or b"\r\n\r\n" in rest
+            following = line_end + 2 + size + 2
+            if following > len(data):
+                return False
+            self.at = following - start
 
 
 class TimedUnreader(SocketUnreader):  # type: ignore[misc]
@@ -112,6 +154,8 @@ class BufferingWorker(ThreadWorker):  # type: ignore[misc]
     def init_process(self) -> None:
         #: Connections whose request is arriving: the bytes so far, and deadlines.
         self.arriving: dict[TConn, _Arrival] = {}
+        #: The bytes they hold together (`MAX_BUFFERED`).
+        self.buffered = 0
         super().init_process()
 
     def accept(self, listener: socket.socket) -> None:
@@ -137,10 +181,11 @@ class BufferingWorker(ThreadWorker):  # type: ignore[misc]
     def _await(self, conn: TConn, data: bytes) -> None:
         now = time.monotonic()
         arrival = _Arrival(bytearray(data), now)
-        if request_complete(data) and data:
+        if data and arrival.progress.complete(arrival.data):
             self._ready(conn, arrival)
             return
         self.arriving[conn] = arrival
+        self.buffered += len(data)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._on_bytes, conn))
 
     def _on_bytes(self, conn: TConn, _sock: socket.socket) -> None:
@@ -151,22 +196,25 @@ class BufferingWorker(ThreadWorker):  # type: ignore[misc]
             return
         except OSError:
             piece = b""
-        if not piece:  # the client went away
+        if not piece or self.buffered + len(piece) > MAX_BUFFERED:  # gone, or too much
             self._drop(conn)
             return
         arrival.data += piece
+        self.buffered += len(piece)
         arrival.last = time.monotonic()
-        data = bytes(arrival.data)
-        if request_complete(data):
+        data = arrival.data
+        if arrival.progress.complete(data):
             self.poller.unregister(conn.sock)
             del self.arriving[conn]
+            self.buffered -= len(data)
             self._ready(conn, arrival)
-        elif not arrival.continued and b"\r\n\r\n" in data and _expects_continue(data):
-            arrival.continued = True  # the client waits for this before its body
-            try:
-                conn.sock.send(_CONTINUE)
-            except OSError:
-                self._drop(conn)
+        elif not arrival.continued and arrival.progress.end >= 0:
+            arrival.continued = True  # its head is read once
+            if _expects_continue(data):  # the client waits for this before its body
+                try:
+                    conn.sock.send(_CONTINUE)
+                except OSError:
+                    self._drop(conn)
 
     def _ready(self, conn: TConn, arrival: _Arrival) -> None:
         conn.data_ready = True
@@ -174,7 +222,9 @@ class BufferingWorker(ThreadWorker):  # type: ignore[misc]
         self.enqueue_req(conn)
 
     def _drop(self, conn: TConn) -> None:
-        self.arriving.pop(conn, None)
+        arrival = self.arriving.pop(conn, None)
+        if arrival is not None:
+            self.buffered -= len(arrival.data)
         with contextlib.suppress(KeyError, ValueError, OSError):
             self.poller.unregister(conn.sock)
         self.nr_conns -= 1
@@ -212,21 +262,22 @@ class BufferingWorker(ThreadWorker):  # type: ignore[misc]
         super().finish_request(conn, fs)
 
 
-def _expects_continue(data: bytes) -> bool:
-    head = data[: data.find(b"\r\n\r\n")].lower()
+def _expects_continue(data: bytes | bytearray) -> bool:
+    head = bytes(data[: data.find(b"\r\n\r\n")]).lower()
     return b"\r\nexpect:" in head and b"100-continue" in head
 
 
 class _Arrival:
     """A request arriving: its bytes so far, when it began, its last byte's time."""
 
-    __slots__ = ("begun", "continued", "data", "last")
+    __slots__ = ("begun", "continued", "data", "last", "progress")
 
     def __init__(self, data: bytearray, begun: float) -> None:
         self.data = data
         self.begun = begun
         self.last = begun
         self.continued = False
+        self.progress = _Progress()
 
     def late(self, now: float) -> bool:
         """Past a deadline: the head's, the request's, or silent too long."""

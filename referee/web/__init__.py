@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import time
 from pathlib import Path
+from typing import Final
 
 from flask import Flask, Response, abort, g, render_template, request
 from flask_babel import get_locale, get_translations
@@ -15,6 +16,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, TooManyReque
 
 from referee import api
 from referee.api import problems
+from referee.events.eventfile import MAX_EVENT_BYTES
 from referee.services import limits
 from referee.services.pdf import (
     LONG_DOCUMENT,
@@ -102,6 +104,9 @@ NO_STORE = frozenset(
 )
 # A game's own tools at the table carry forms too.
 NO_STORE |= {endpoint for home in HOMES.values() for endpoint, _words in home.tools}
+#: The addresses that take an upload larger than MAX_CONTENT_LENGTH, and how large:
+#: a concours's event file (its format's limit, and a form's envelope).
+LARGE_UPLOADS: Final = {"events.import_event": MAX_EVENT_BYTES + 1024 * 1024}
 #: Pages smaller than this are sent as they are (gzip's own headers would not pay).
 COMPRESS_FROM = 1024
 #: HTTPS only, for a year, once the app is served over HTTPS (REFEREE_HTTPS=1).
@@ -228,8 +233,13 @@ def register(app: Flask) -> None:
 
     @app.before_request
     def _refuse_oversized() -> None:
-        """Refuse a body over the limit from its announced length, before reading any of it."""
+        """Refuse a body over the limit from its announced length, before reading any
+        of it. An event file may be larger than a game's record: its address has
+        the format's limit (`server.LARGE_BODIES` lets it through the worker too)."""
         limit = app.config.get("MAX_CONTENT_LENGTH")
+        if request.endpoint in LARGE_UPLOADS:
+            limit = max(limit or 0, LARGE_UPLOADS[request.endpoint])
+            request.max_content_length = limit
         if limit and (request.content_length or 0) > limit:
             abort(413)
 

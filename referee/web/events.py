@@ -612,6 +612,8 @@ def import_event() -> Page:
     if request.method == "POST":
         upload = request.files.get("file")
         data = upload.read(MAX_EVENT_BYTES + 1) if upload else b""
+        for part in request.files.values():  # a large one was spooled to a file
+            part.close()
         try:
             if not data:
                 raise RulesError([])

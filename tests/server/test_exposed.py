@@ -8,7 +8,7 @@ import socket
 import time
 from pathlib import Path
 
-from referee.server import request_complete
+from referee.server import MAX_BODY, _Progress, request_complete
 from tests.server.conftest import HOST, ONE_ADDRESS, Server, free_port
 from tests.server.slow import SlowClients, Table
 
@@ -132,6 +132,35 @@ def test_a_request_is_complete_when_its_body_has_come() -> None:
     assert request_complete(chunked + b"3\r\nabc\r\n0\r\n\r\n")
     assert request_complete(chunked + b"zz\r\n")
     assert request_complete(b"x" * 70_000)  # a head too long: gunicorn says 431/400
+
+
+def test_an_event_file_may_be_larger_than_any_other_body() -> None:
+    """Issue 51: a 1.48 MB export of a large concours could not come back (413)."""
+    big = MAX_BODY + 1_000_000
+    event = f"POST /events/import HTTP/1.1\r\nHost: a\r\nContent-Length: {big}\r\n\r\n"
+    other = event.replace("/events/import", "/g/x/deal")
+    assert not request_complete(event.encode() + b"x" * 1000)  # waited for, whole
+    assert request_complete(other.encode())  # the app refuses it at once (413)
+
+
+def test_a_body_arriving_a_byte_at_a_time_is_read_once() -> None:
+    """Issue 51: each read parsed the request again from its start (2 such
+    connections: /health p50 625 ms). The head is parsed once, and a chunked body
+    walked from where the last read stopped."""
+    head = b"POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+    body = b"".join(b"2\r\nab\r\n" for _ in range(200)) + b"0\r\n\r\n"
+    whole = head + body
+    progress = _Progress()
+    data = bytearray()
+    ends = []
+    for byte in whole[:-1]:
+        data.append(byte)
+        assert not progress.complete(data)
+        ends.append(progress.end)
+    data.append(whole[-1])
+    assert progress.complete(data)
+    assert ends[-1] == len(head) - 4  # found once, kept
+    assert progress.at == len(body) - 5  # every chunk walked past, once
 
 
 def test_through_gunicorn_a_stranger_s_host_is_a_400_and_logs_nothing(

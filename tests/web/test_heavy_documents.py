@@ -87,3 +87,25 @@ def test_a_seasons_public_page_is_drawn_once_per_state(app: Flask, client: Flask
     changed = client.get(f"/se/{view}", headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
+
+
+def test_an_export_larger_than_a_games_record_is_imported(app: Flask, client: FlaskClient) -> None:
+    """Issue 51: a 1,000-player concours exports 1.48 MB; the import answered 413."""
+    token, _event = round_one_played(app, client, rounds="2", seed=6)
+    exported = client.get(f"/e/{token}/export.json").get_data()
+    large = exported[:-1] + b" " * 1_600_000 + exported[-1:]  # the same file, 1.6 MB
+    answer = client.post("/events/import", **_multipart(large))
+    assert answer.status_code == 302, answer.status_code
+    # A game's record keeps its own limit.
+    assert client.post("/import", **_multipart(b" " * 1_600_000)).status_code == 413
+
+
+def _multipart(content: bytes) -> dict[str, object]:
+    """A form with one file, as a browser sends it (built here: the test client
+    spools a large one to a temporary file it leaves open)."""
+    body = (
+        b"--b\r\n"
+        b'Content-Disposition: form-data; name="file"; filename="f.json"\r\n'
+        b"Content-Type: application/json\r\n\r\n" + content + b"\r\n--b--\r\n"
+    )
+    return {"data": body, "content_type": "multipart/form-data; boundary=b"}
