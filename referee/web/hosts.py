@@ -97,6 +97,12 @@ def _is_address(name: str) -> bool:
     return True
 
 
+#: The domains a local network's router or mDNS gives a machine's name.
+LOCAL_DOMAINS: Final = frozenset(
+    {"local", "lan", "home", "home.arpa", "localdomain", "internal", "fritz.box", "box", "station"}
+)
+
+
 @dataclass(frozen=True)
 class Hosts:
     """Which host names this server answers to (see the module's docstring)."""
@@ -115,8 +121,15 @@ class Hosts:
             or name in self.names
             or name in LOOPBACK
             or (self.any_address and _is_address(name))
-            or name.split(".", 1)[0] in self.own_labels
+            or self._own(name)
         )
+
+    def _own(self, name: str) -> bool:
+        """This machine by its name alone, or under a local network's domain
+        (`laptop.local`, `laptop.fritz.box`): never under a domain of the internet
+        (`laptop.evil.example` is anyone's to point here, issue 51)."""
+        label, _, domain = name.partition(".")
+        return label in self.own_labels and (not domain or domain in LOCAL_DOMAINS)
 
 
 def own_label() -> str:

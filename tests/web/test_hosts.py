@@ -111,6 +111,9 @@ def test_at_the_table_any_address_and_the_machine_s_name_are_answered(
     for host in (*hosts, f"{machine}.local:5000", f"{machine}.fritz.box"):
         assert client.get("/health", headers={"Host": host}).status_code == 200, host
     assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
+    # The machine's name under a domain of the internet is anyone's (issue 51).
+    for host in (f"{machine}.evil.example", f"{machine}.local.evil.example"):
+        assert client.get("/health", headers={"Host": host}).status_code == 400, host
 
 
 def test_the_allowed_hosts_and_the_links_come_from_the_settings(
