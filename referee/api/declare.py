@@ -23,6 +23,15 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from referee.api.schemas import ProblemDetails
+from referee.engine.records import MAX_DEPTH, MAX_DIGITS, MAX_RECORD_BYTES
+
+#: What every request body is held to before its fields are read (the engine's
+#: `decode_json`): said in the document, since no schema keyword says it.
+REQUEST_LIMITS: Final = (
+    f"Every request body is JSON of at most {MAX_RECORD_BYTES // 1024 // 1024} MiB, nested "
+    f"at most {MAX_DEPTH} levels deep, whose numbers have at most {MAX_DIGITS} digits "
+    "(no NaN or Infinity, no key named twice): a body that is not is refused with 400."
+)
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -156,7 +165,7 @@ class Declarations:
             paths.setdefault(path, {})[op.method] = item
         return {
             "openapi": "3.1.0",
-            "info": {"title": title, "version": version},
+            "info": {"title": title, "version": version, "description": REQUEST_LIMITS},
             "servers": [{"url": server}],
             "paths": paths,
             "components": {"schemas": schemas.get("$defs", {})},

@@ -95,6 +95,8 @@ def test_the_document_lists_exactly_the_routes_served(app: Flask, api: Api) -> N
     documented = {(method, path) for path, item in api.document["paths"].items() for method in item}
     assert served == documented
     assert api.document["openapi"] == "3.1.0"
+    # The limits a body is held to before any schema, said (issue 51).
+    assert "at most 15 digits" in api.document["info"]["description"]
     # Its schemas are valid JSON Schema 2020-12 (the validator refuses a broken one).
     for schema in api.document["components"]["schemas"].values():
         jsonschema_rs.validator_for({"components": api.document["components"], **schema})
