@@ -416,6 +416,10 @@ def backup_command(
     if (target.exists() or which == "restore") and not target.is_dir():
         print(_say("no_folder", lang, folder=folder), file=stderr)
         return UNREADABLE
+    absent = absent_sqlite_url() if which == "backup" else None
+    if absent is not None:  # a restore creates its database: that is what it is for
+        print(translate(lang, _NO_SQLITE_FILE).format(path=absent), file=stderr)
+        return UNREADABLE
     missing = missing_database(which)
     if missing is not None:
         key = "no_data" if which == "backup" else "no_data_folder"
@@ -496,6 +500,33 @@ def backup_command(
         if report.partial:
             print(_say("partial", lang, count=len(report.partial)), file=stdout)
         return INVALID if report.skipped else 0
+
+
+#: A SQLite file `DATABASE_URL` names that is not there (a typo would otherwise be
+#: a new, empty database: every game "gone", issue 51).
+_NO_SQLITE_FILE: Final = N_(
+    "DATABASE_URL names no database: {path} does not exist. Check DATABASE_URL; to start "
+    "a new database there, create the empty file first (touch {path})"
+)
+
+
+def absent_sqlite_url() -> Path | None:
+    """The file a SQLite `DATABASE_URL` names, when it does not exist (None: another
+    database, an in-memory one, or the file is there)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    text = os.environ.get("DATABASE_URL", "").strip()
+    if not text.startswith("sqlite"):
+        return None
+    try:
+        name = make_url(text).database
+    except ArgumentError:
+        return None  # the app says what is wrong with it
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    path = Path(name)
+    return None if path.exists() else path
 
 
 def missing_database(which: str) -> Path | None:
@@ -991,6 +1022,10 @@ def serve_command(
     problem = listen_problem(host, port, lang)
     if problem:
         print(problem, file=stderr)
+        return UNREADABLE
+    absent = absent_sqlite_url()
+    if absent is not None:
+        print(translate(lang, _NO_SQLITE_FILE).format(path=absent), file=stderr)
         return UNREADABLE
     # Creates or upgrades the schema once, before the workers fork; sheets are drawn
     # in a process of their own so that no request waits behind one. The workers

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -443,6 +444,23 @@ def test_a_typo_in_data_creates_nothing(
     (tmp_path / "empty").mkdir()
     assert cli.main(["backup", "--data", str(tmp_path / "empty"), str(tmp_path / "out")]) == 2
     assert list((tmp_path / "empty").iterdir()) == []
+
+
+def test_a_typo_in_database_url_creates_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 51: a SQLite `DATABASE_URL` with a typo became a new, empty database."""
+    typo = tmp_path / "refere.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{typo}")
+    assert cli.main(["backup", "--lang", "fr", str(tmp_path / "out")]) == 2
+    said = capsys.readouterr().err
+    assert f"{typo} n’existe pas" in said
+    with socket.socket() as probe:  # a free port: the check comes before listening
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", port, "--lang", "en"]) == 2
+    assert "DATABASE_URL names no database" in capsys.readouterr().err
+    assert not typo.exists()
 
 
 def _missing_meta(app: Flask, client: FlaskClient, folder: Path) -> str:
