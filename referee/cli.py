@@ -510,6 +510,12 @@ _NO_SQLITE_FILE: Final = N_(
 )
 
 
+_NEW_SQLITE_FILE: Final = N_(
+    "a new, empty database was created at {path} (DATABASE_URL): if you meant another "
+    "one, stop and check DATABASE_URL"
+)
+
+
 def absent_sqlite_url() -> Path | None:
     """The file a SQLite `DATABASE_URL` names, when it does not exist (None: another
     database, an in-memory one, or the file is there)."""
@@ -1023,10 +1029,7 @@ def serve_command(
     if problem:
         print(problem, file=stderr)
         return UNREADABLE
-    absent = absent_sqlite_url()
-    if absent is not None:
-        print(translate(lang, _NO_SQLITE_FILE).format(path=absent), file=stderr)
-        return UNREADABLE
+    absent = absent_sqlite_url()  # a new database, said on start (a typo shows)
     # Creates or upgrades the schema once, before the workers fork; sheets are drawn
     # in a process of their own so that no request waits behind one. The workers
     # share the pages they render through a folder of this server's own, removed
@@ -1043,6 +1046,8 @@ def serve_command(
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     url = f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
     print(f"Referee {__version__}: {url}", file=stdout)
+    if absent is not None:
+        print(translate(lang, _NEW_SQLITE_FILE).format(path=absent), file=stdout)
     # Where the games are kept (the password of a database URL hidden).
     print(f"Data: {app.instance_path} · database: {database}", file=stdout)
     if app.config.get("PUBLIC_URL"):  # what the shared links start with (REFEREE_URL)

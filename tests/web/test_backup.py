@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -234,6 +233,7 @@ def test_a_backup_is_one_snapshot_while_people_play(
 
 def test_backup_never_changes_the_schema(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     run = _commands(monkeypatch, tmp_path)
+    (tmp_path / "cli.db").touch()  # a database file, of no schema yet
     status, _out, err = run("backup", tmp_path / "b")
     assert status == 1
     assert "referee serve" in err
@@ -455,11 +455,6 @@ def test_a_typo_in_database_url_creates_nothing(
     assert cli.main(["backup", "--lang", "fr", str(tmp_path / "out")]) == 2
     said = capsys.readouterr().err
     assert f"{typo} n’existe pas" in said
-    with socket.socket() as probe:  # a free port: the check comes before listening
-        probe.bind(("127.0.0.1", 0))
-        port = str(probe.getsockname()[1])
-    assert cli.main(["serve", "--host", "127.0.0.1", "--port", port, "--lang", "en"]) == 2
-    assert "DATABASE_URL names no database" in capsys.readouterr().err
     assert not typo.exists()
 
 

@@ -333,7 +333,10 @@ def test_the_server_makes_the_shared_folder_and_removes_it(
 
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
     monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", run)
-    assert cli.serve_command("127.0.0.1", 0, 2, 4, io.StringIO()) == 0
+    said = io.StringIO()
+    assert cli.serve_command("127.0.0.1", 0, 2, 4, said) == 0
+    # A SQLite file DATABASE_URL named was not there: its creation is said (issue 51).
+    assert f"a new, empty database was created at {tmp_path / 'db.sqlite3'}" in said.getvalue()
     assert made["there"]
     assert made["workers"] == 2
     assert not made["folder"].exists()
