@@ -25,7 +25,9 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
 
 from referee.engine.errors import RulesError, problem
 from referee.engine.explain import MINUS
@@ -532,6 +534,11 @@ def _whole() -> Iterator[None]:
     of it in the session, so that nothing of it is ever committed."""
     try:
         yield
+    except (StaleDataError, IntegrityError):
+        # Another phone's write came first (two draws of one round, an acceptance
+        # racing a correction): said as a stale version, the action's to try again.
+        db.session.rollback()
+        raise StaleVersion() from None
     except BaseException:
         db.session.rollback()
         raise

@@ -1,6 +1,7 @@
-"""Names in an imported event file: cleaned or refused at the import, as a game's
-are, never at a draw (issue 51: an invisible name was accepted, then refused by
-every draw, each committing an empty round)."""
+"""A concours's writes, each whole (issue 51): names in an imported event file
+cleaned or refused at the import, as a game's are, never at a draw (an invisible
+name was accepted, then refused by every draw, each committing an empty round); a
+refused draw commits nothing; two draws at once make one round."""
 
 from __future__ import annotations
 
@@ -93,3 +94,38 @@ def test_a_refused_draw_commits_nothing(
         loaded = service.find(token)
         assert loaded is not None
         assert [r.number for r in loaded.rounds] == [1]
+
+
+def test_two_draws_at_once_make_one_round(app: Flask, client: FlaskClient) -> None:
+    import threading
+
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="2")
+    outcomes: list[str] = []
+    start = threading.Barrier(2)
+
+    def director() -> None:
+        with app.app_context():
+            found = service.find(token)
+            assert found is not None
+            loaded = service.loaded(found.id)
+            assert loaded is not None
+            start.wait()
+            try:
+                service.draw_round(loaded, loaded.version)
+            except service.StaleVersion:
+                outcomes.append("stale")
+            else:
+                outcomes.append("drawn")
+
+    phones = [threading.Thread(target=director) for _ in range(2)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert sorted(outcomes) == ["drawn", "stale"]
+    with app.app_context():
+        session = app.extensions["sqlalchemy"].session
+        assert session.query(EventRound).count() == 1
+        tables = session.query(EventTable).count()
+        assert tables == session.query(Game).count() == 18 // 4  # the loser's games too: none
