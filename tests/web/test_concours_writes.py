@@ -100,7 +100,7 @@ def test_two_draws_at_once_make_one_round(app: Flask, client: FlaskClient) -> No
     import threading
 
     client.get("/lang/en?next=/")
-    token, event = create(app, client, rounds="2")
+    token, _event = create(app, client, rounds="2")
     outcomes: list[str] = []
     start = threading.Barrier(2)
 
