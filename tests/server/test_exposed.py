@@ -8,6 +8,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from referee.server import MAX_BODY, _Progress, request_complete
 from tests.server.conftest import HOST, ONE_ADDRESS, Server, free_port
 from tests.server.slow import SlowClients, Table
@@ -190,3 +192,65 @@ def test_through_gunicorn_a_stranger_s_host_is_a_400_and_logs_nothing(
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log, log[-2000:]
     assert "rror" not in log, log[-2000:]
+
+
+class _Sock:
+    """A client socket that has `pieces` to give, one per read."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = pieces
+        self.closed = False
+
+    def recv(self, _size: int) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+    def send(self, data: bytes) -> int:
+        return len(data)
+
+
+class _Conn:
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.sock = _Sock(pieces)
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _Poller:
+    def register(self, *_: object) -> None:
+        pass
+
+    def unregister(self, *_: object) -> None:
+        pass
+
+
+def test_the_bytes_a_worker_buffers_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 51: 400 connections each sending 2 MB took a server from 511 to
+    1,386 MB. Past `MAX_BUFFERED` together, the next piece closes its connection;
+    a request that arrived whole gives its bytes back."""
+    from referee import server
+
+    monkeypatch.setattr(server, "MAX_BUFFERED", 3 * 1024)
+    worker = server.BufferingWorker.__new__(server.BufferingWorker)
+    worker.arriving = {}
+    worker.buffered = 0
+    worker.poller = _Poller()
+    worker.nr_conns = 0
+    ready: list[object] = []
+    monkeypatch.setattr(worker, "_ready", lambda conn, arrival: ready.append(conn), raising=False)
+    head = b"POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2000\r\n\r\n"
+    slow = [_Conn([head, b"x" * 1000]) for _ in range(3)]
+    for conn in slow:
+        worker._await(conn, b"")  # type: ignore[arg-type]
+        worker._on_bytes(conn, conn.sock)  # type: ignore[arg-type]
+    assert worker.buffered == 3 * len(head)
+    for conn in slow:
+        worker._on_bytes(conn, conn.sock)  # type: ignore[arg-type]
+    assert [c.closed for c in slow] == [False, False, True]  # the third went past
+    assert worker.buffered == 2 * (len(head) + 1000)
+    whole = _Conn([b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"])
+    worker._await(whole, b"")  # type: ignore[arg-type]
+    worker._on_bytes(whole, whole.sock)  # type: ignore[arg-type]
+    assert ready == [whole]
+    assert worker.buffered == 2 * (len(head) + 1000)
