@@ -41,6 +41,7 @@ from referee.models import (
     Season,
     SeasonEvent,
 )
+from referee.services.events import concours_of, file_of
 
 EVENT_FORMAT: Final = "referee-backup-event/1"
 SEASONS_FORMAT: Final = "referee-backup-seasons/1"
@@ -250,8 +251,6 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
             f"changes[{i}].",
         )
     # The concours itself, as its event file would be read: every rule at once.
-    from referee.services.events import concours_of, file_of
-
     event = _event_rows(data, {})
     parse_event(file_of(event))
     concours_of(event)

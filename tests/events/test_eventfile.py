@@ -22,6 +22,7 @@ EVENT_CODES = {
     "concours_few",
     "event_text",
     "event_text_long",
+    "event_time",
     "event_too_many",
     "event_game_size",
     "event_length",
@@ -115,6 +116,20 @@ def refused(change: Any) -> RulesError:
         (lambda d: d.__setitem__("rounds_planned", 1), "event_rounds_more", "rounds"),
         (lambda d: d.__setitem__("name", 12), "event_text", "name"),
         (lambda d: d.__setitem__("name", "x" * 81), "event_text_long", "name"),
+        # A player's name is a game's seat's: 40 characters, look-alikes one name.
+        (
+            lambda d: d["players"][1].__setitem__("name", "x" * 41),
+            "event_text_long",
+            "players[1].name",
+        ),
+        (
+            lambda d: d["players"][1].__setitem__(
+                "name", d["players"][0]["name"].replace("a", "\u0430")
+            ),
+            "event_twice",
+            "players[1].name",
+        ),
+        (lambda d: d["history"][0].__setitem__("at", "hier"), "event_time", "history[0].at"),
         (lambda d: d.__setitem__("draw", {"table_size": 5}), "event_game_size", "draw.table_size"),
         (
             lambda d: d["ranking"].__setitem__("tie_breaks", ["wins", "wins"]),
