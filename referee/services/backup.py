@@ -713,7 +713,7 @@ def _restore_events(folder: Path, report: Report, lang: str) -> None:
         absent = club.missing_games(data)
         try:
             club.insert_event(data)
-        except IntegrityError:
+        except IntegrityError:  # pragma: no cover - a link taken meanwhile (a race)
             db.session.rollback()
             report.skipped.append(Skipped(name, "event_conflict"))
             continue
@@ -745,7 +745,7 @@ def _restore_seasons(folder: Path, report: Report, lang: str) -> None:
             continue
         try:
             absent = club.insert_season(season)
-        except IntegrityError:
+        except IntegrityError:  # pragma: no cover - a link taken meanwhile (a race)
             db.session.rollback()
             report.skipped.append(Skipped(club.SEASONS, "season_conflict"))
             continue

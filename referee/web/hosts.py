@@ -97,9 +97,22 @@ def _is_address(name: str) -> bool:
     return True
 
 
-#: The domains a local network's router or mDNS gives a machine's name.
+#: The domains a local network's router or mDNS gives a machine's name, and those
+#: the internet never delegates (RFC 6761: `test`, `localhost`).
 LOCAL_DOMAINS: Final = frozenset(
-    {"local", "lan", "home", "home.arpa", "localdomain", "internal", "fritz.box", "box", "station"}
+    {
+        "local",
+        "lan",
+        "home",
+        "home.arpa",
+        "localdomain",
+        "internal",
+        "fritz.box",
+        "box",
+        "station",
+        "test",
+        "localhost",
+    }
 )
 
 

@@ -30,6 +30,7 @@ class Loop(BufferingWorker):  # type: ignore[misc]
         self.nr_conns = 0
         self.alive = True
         self.arriving = {}
+        self.buffered = 0
         self.ready: list[Any] = []
 
     def enqueue_req(self, conn: Any) -> None:

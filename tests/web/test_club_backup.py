@@ -27,6 +27,7 @@ from tests.web.test_concours import (
     round_one_played,
     version,
 )
+from tests.web.test_seasons import concours
 
 
 def _other_app(tmp_path: Path) -> Flask:
@@ -206,3 +207,82 @@ def test_a_removed_game_does_not_stop_the_next_backup(
     other = _other_app(tmp_path)
     with other.app_context(), pytest.raises(WouldLose):
         backup(folder)
+
+
+def _damage(folder: Path, name: str, change: object) -> None:
+    path = folder / name
+    if isinstance(change, bytes):
+        path.write_bytes(change)
+        return
+    data = json.loads(path.read_text())
+    change(data)  # type: ignore[operator]
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "said"),
+    [
+        ("event", b"{not json", "the concours's file is damaged: it cannot be read"),
+        ("event", lambda d: d.__setitem__("version", "3"), "version is not valid"),
+        ("event", lambda d: d["tables"][0].__setitem__("seats", "1,2"), "tables[0].seats is"),
+        ("event", lambda d: d["players"][0].__setitem__("joined", None), "players[0].joined"),
+        ("event", lambda d: d["rounds"].__setitem__(0, 7), "rounds[0] is not valid"),
+        ("event", lambda d: d["changes"][0].__setitem__("action", "x"), "changes[0].action"),
+        ("event", lambda d: d.__setitem__("uid", "0" * 32), "uid is not valid"),
+        ("event", lambda d: d.__setitem__("format", "x"), "format is not valid"),
+        ("seasons", b"[", "the seasons' file is damaged"),
+        ("seasons", lambda d: d.__setitem__("seasons", {}), "seasons is not valid"),
+        ("seasons", lambda d: d["seasons"].__setitem__(0, 1), "seasons[0] is not valid"),
+        ("seasons", lambda d: d["seasons"][0]["rules"].update(points=[1, 5]), "rules"),
+        ("seasons", lambda d: d["seasons"][0].__setitem__("language", "de"), "language"),
+    ],
+)
+def test_a_damaged_club_file_is_named(
+    app: Flask, client: FlaskClient, tmp_path: Path, file: str, change: object, said: str
+) -> None:
+    client.get("/lang/en?next=/")
+    concours(app, client, "Janvier", "Ana\nBruno\nChloé\nDora", 1)
+    form = page(client, "/seasons/new")
+    uids = re.findall(r'name="events" value="([^"]+)"', form)
+    client.post("/seasons/new", data={"name": "Saison", "points": "10, 6", "events": uids})
+    with app.app_context():
+        backup(tmp_path / "b")
+    name = next((tmp_path / "b").glob("event.*.json")).name if file == "event" else "seasons.json"
+    _damage(tmp_path / "b", name, change)
+    other = _other_app(tmp_path)
+    with other.app_context():
+        report = restore(tmp_path / "b")
+    messages = [s.message("en") for s in report.skipped]
+    assert any(m.startswith(name) and said in m for m in messages), messages
+    assert report.restored == 1  # the table's game, whatever else is damaged
+
+
+def test_what_a_backup_lacks_is_named_and_the_rest_restored(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A season whose concours is not in the folder, a concours whose table's game
+    is not: restored all the same, and said."""
+    client.get("/lang/en?next=/")
+    concours(app, client, "Janvier", "Ana\nBruno\nChloé\nDora", 1)
+    concours(app, client, "Février", "Ana\nBruno\nChloé\nDora", 2)
+    form = page(client, "/seasons/new")
+    uids = re.findall(r'name="events" value="([^"]+)"', form)
+    client.post("/seasons/new", data={"name": "Saison", "points": "10, 6", "events": uids})
+    with app.app_context():
+        backup(tmp_path / "b")
+    first, second = sorted((tmp_path / "b").glob("event.*.json"))
+    first.unlink()
+    game = json.loads(second.read_text())["tables"][0]["game"]
+    for path in (tmp_path / "b").glob("*.meta.json"):
+        if json.loads(path.read_text())["uid"] == game:
+            path.unlink()
+            path.with_name(path.name.replace(".meta", "")).unlink()
+    other = _other_app(tmp_path)
+    with other.app_context():
+        report = restore(tmp_path / "b", "fr")
+    said = [s.message("fr") for s in report.skipped]
+    assert (report.events, report.seasons) == (1, 1)
+    assert any("les parties de certaines de ses tables" in m for m in said), said
+    assert "seasons.json: saison Saison : restaurée sans les concours" in " ".join(
+        m.replace("\u202f", " ") for m in said
+    )
