@@ -94,17 +94,24 @@ def test_an_export_larger_than_a_games_record_is_imported(app: Flask, client: Fl
     token, _event = round_one_played(app, client, rounds="2", seed=6)
     exported = client.get(f"/e/{token}/export.json").get_data()
     large = exported[:-1] + b" " * 1_600_000 + exported[-1:]  # the same file, 1.6 MB
-    answer = client.post("/events/import", **_multipart(large))
+    # With the CSRF check on, as served: it reads the form before the view does.
+    app.config["WTF_CSRF_ENABLED"] = True
+    form = client.get("/events/import").get_data(as_text=True)
+    token_field = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert token_field is not None
+    answer = client.post("/events/import", **_multipart(large, token_field.group(1)))
     assert answer.status_code == 302, answer.status_code
     # A game's record keeps its own limit.
-    assert client.post("/import", **_multipart(b" " * 1_600_000)).status_code == 413
+    assert client.post("/import", **_multipart(b" " * 1_600_000, "")).status_code == 413
 
 
-def _multipart(content: bytes) -> dict[str, object]:
+def _multipart(content: bytes, csrf: str) -> dict[str, object]:
     """A form with one file, as a browser sends it (built here: the test client
     spools a large one to a temporary file it leaves open)."""
     body = (
-        b"--b\r\n"
+        b'--b\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+        + csrf.encode()
+        + b"\r\n--b\r\n"
         b'Content-Disposition: form-data; name="file"; filename="f.json"\r\n'
         b"Content-Type: application/json\r\n\r\n" + content + b"\r\n--b--\r\n"
     )
