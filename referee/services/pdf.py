@@ -167,9 +167,19 @@ class Renderer:
     killed is replaced by a new one, warm, at the next sheet.
     """
 
-    def __init__(self, in_process: bool, timeout: float = TIMEOUT, queue: int = QUEUE) -> None:
+    def __init__(
+        self,
+        in_process: bool,
+        timeout: float = TIMEOUT,
+        queue: int = QUEUE,
+        turn_apart: bool = False,
+    ) -> None:
         self.in_process = in_process
         self.timeout = timeout
+        #: The time limit counts from the document's turn, not from its asking (the
+        #: long documents: one queued behind another still has its whole time, so
+        #: that a failure kept for its version is its own, never its queue's).
+        self.turn_apart = turn_apart
         self.renders = 0
         self.restarts = 0
         self._warm_up = WARM_UP
@@ -247,8 +257,10 @@ class Renderer:
         try:
             deadline = time.monotonic() + limit
             if not self._turn.acquire(timeout=limit):
-                raise RenderTimeout()
+                raise RendererBusy()  # its queue's time, not its own
             try:
+                if self.turn_apart:
+                    deadline = time.monotonic() + limit
                 return self._draw(html, deadline, retry=True)
             finally:
                 self._turn.release()

@@ -107,6 +107,8 @@ NO_STORE |= {endpoint for home in HOMES.values() for endpoint, _words in home.to
 #: The addresses that take an upload larger than MAX_CONTENT_LENGTH, and how large:
 #: a concours's event file (its format's limit, and a form's envelope).
 LARGE_UPLOADS: Final = {"events.import_event": MAX_EVENT_BYTES + 1024 * 1024}
+
+
 class UploadRequest(Request):
     """The app's request: the body limit of its address (`LARGE_UPLOADS`), known from
     the moment the address is matched, before anything reads the form (the CSRF
@@ -175,10 +177,12 @@ def register(app: Flask) -> None:
     app.extensions["pdf"] = Renderer(in_process=app.config.get("PDF_IN_PROCESS", True))
     # A concours's and a season's documents (hundreds of pages) have a renderer of
     # their own, bounded apart: a game's sheet never waits behind them.
+    app.extensions["drawings"] = sheets.Drawings()
     app.extensions["pdf_long"] = Renderer(
         in_process=app.config.get("PDF_IN_PROCESS", True),
         timeout=LONG_DOCUMENT,
         queue=LONG_QUEUE,
+        turn_apart=True,
     )
     # A game's templates are the app's (templates/<key>/), or its home's own folder.
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, HomeTemplates()])  # type: ignore[list-item]
@@ -217,6 +221,20 @@ def register(app: Flask) -> None:
         for name, value in error.get_headers():
             if name.lower() != "content-type":
                 response.headers[name] = value
+        return response
+
+    @app.errorhandler(sheets.DocumentDrawing)
+    def _document_drawing(_error: Exception) -> Response:
+        """A long document being drawn: this page asks for it again by itself."""
+        message = _(
+            "This document is being drawn: it opens by itself in a few seconds (or tap "
+            "its link again)."
+        )
+        page = render_template("error.html", error=None, message=message)
+        retry = str(sheets.DRAWING_RETRY)
+        response = Response(page, 202, headers={"Retry-After": retry, "Refresh": retry})
+        response.headers["Cache-Control"] = "no-store"
+        response.content_type = "text/html; charset=utf-8"
         return response
 
     @app.errorhandler(RendererBusy)

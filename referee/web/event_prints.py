@@ -22,7 +22,7 @@ from referee.web.browser import remember_in
 from referee.web.events import common, loaded_event
 from referee.web.hosts import public_url
 from referee.web.share import qr_svg
-from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size, renderer
+from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size
 
 bp = Blueprint("event_prints", __name__)
 
@@ -130,14 +130,13 @@ def _document(event: Event | None, kind: str) -> Response:
         abort(404)
     size = paper_size()
 
-    def make() -> tuple[bytes, str]:
+    def html_of() -> tuple[str, str]:
         loaded = loaded_event(event)
         html = document_html(loaded, kind, size)
         paper = "" if size == "a4" else f"-{size}"
-        pdf = renderer(long=True).render(html)
-        return pdf, ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
+        return html, ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
 
-    return cached_pdf(("event", event.uid, event.version, kind, size), make)
+    return cached_pdf(("event", event.uid, event.version, kind, size), html_of)
 
 
 @bp.get("/e/<token>/print/<kind>.pdf")

@@ -41,7 +41,7 @@ from referee.web.forms import messages_of
 from referee.web.hosts import public_url
 from referee.web.pages import Page
 from referee.web.share import qr_svg
-from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size, renderer
+from referee.web.sheets import PAGE_SIZES, ascii_name, cached_pdf, paper_size
 
 bp = Blueprint("seasons", __name__)
 
@@ -247,11 +247,10 @@ def _pdf(season: Season) -> Response:
     # alone: the concours are read and ranked only to draw it).
     key = ("season", _state(season), size)
 
-    def make() -> tuple[bytes, str]:
-        html = season_html(service.standings(season), size)
-        return renderer(long=True).render(html), ascii_name(season.name) + ".pdf"
+    def html_of() -> tuple[str, str]:
+        return season_html(service.standings(season), size), ascii_name(season.name) + ".pdf"
 
-    return cached_pdf(key, make)
+    return cached_pdf(key, html_of)
 
 
 @bp.get("/se/<view_token>/season.pdf")

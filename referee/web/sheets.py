@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+import threading
+from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from flask import (
@@ -24,9 +26,10 @@ from referee.games import GAMES
 from referee.models import Game
 from referee.services import games as service
 from referee.services.pdf import (
-    LONG_DOCUMENT,
+    LONG_QUEUE,
     DocumentFailed,
     Renderer,
+    RendererBusy,
     RenderFailed,
     RenderTimeout,
 )
@@ -108,30 +111,95 @@ def paper_size() -> str:
 
 #: What the PDF cache keeps of a document that could not be drawn (`cached_pdf`).
 FAILED: Final = (b"", "")
+#: Seconds the reader who asked for a long document first waits for it: a small
+#: one (a few tables' cards) comes at once; a longer one is said being drawn.
+DOCUMENT_WAIT: Final = 8.0
+#: Seconds after which a page saying a document is being drawn asks for it again.
+DRAWING_RETRY: Final = 5
 
 
-def cached_pdf(key: tuple[object, ...], make: Callable[[], tuple[bytes, str]]) -> Response:
-    """A concours's or a season's document, drawn once per `key` (its PDF and file
-    name, from `make`, by the long documents' renderer) and kept in the PDF cache;
-    sent not to be stored (a later version draws it anew).
+class DocumentDrawing(Exception):
+    """A long document is being drawn: asked again in a moment, it is there."""
 
-    Kept when it fails as when it succeeds: a document too long to draw is not
-    drawn again, from the start, at each request for the same version (issue 51:
-    three requests held the renderer six minutes). The readers asking meanwhile
-    wait for the one drawing it, as long as it may take."""
-    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
 
-    def drawn() -> tuple[bytes, str]:
+class Drawings:
+    """The long documents this worker is drawing, each in a thread of its own (never
+    a request's thread: ten readers waiting for a 400-page document held every
+    thread of the server, issue 51), at most `LONG_QUEUE` at once."""
+
+    def __init__(self, at_once: int = LONG_QUEUE) -> None:
+        self.at_once = at_once
+        self._lock = threading.Lock()
+        self._drawing: dict[Hashable, threading.Event] = {}
+
+    def start(
+        self,
+        key: Hashable,
+        html_of: Callable[[], tuple[str, str]],
+        renderer: Renderer,
+        cache: LRU[tuple[bytes, str]],
+        logger: logging.Logger,
+    ) -> threading.Event | None:
+        """Draw `key`'s document (its HTML and file name from `html_of`, in the
+        caller's request) unless it is being drawn already (None then).
+        RendererBusy when `at_once` are being drawn."""
+        with self._lock:
+            if key in self._drawing:
+                return None
+            if len(self._drawing) >= self.at_once:
+                raise RendererBusy()
+            done = self._drawing[key] = threading.Event()
         try:
-            return make()
-        except (RenderTimeout, RenderFailed):
-            current_app.logger.warning("a document could not be drawn: %s", key)
-            return FAILED
+            html, name = html_of()
+        except BaseException:
+            self._end(key, done)
+            raise
 
-    data, name = cache.get_or_make(key, drawn, wait=LONG_DOCUMENT + 5)
-    if (data, name) == FAILED:
+        def draw() -> None:
+            try:
+                cache.put(key, (renderer.render(html), name))
+            except (RenderTimeout, RenderFailed):
+                # Kept: drawn again only for another version (never from the start
+                # at each request: three held the renderer six minutes, issue 51).
+                logger.warning("a document could not be drawn: %s", key)
+                cache.put(key, FAILED)
+            except Exception:  # busy, the renderer gone: asked again, drawn again
+                logger.exception("a document was not drawn: %s", key)
+            finally:
+                self._end(key, done)
+
+        threading.Thread(target=draw, name="referee-document", daemon=True).start()
+        return done
+
+    def _end(self, key: Hashable, done: threading.Event) -> None:
+        with self._lock:
+            self._drawing.pop(key, None)
+        done.set()
+
+
+def cached_pdf(key: tuple[object, ...], html_of: Callable[[], tuple[str, str]]) -> Response:
+    """A concours's or a season's document, drawn once per `key` by the long
+    documents' renderer, in a thread of its own, and kept in the PDF cache; sent not
+    to be stored (a later version draws it anew). `html_of`: its HTML and file name
+    (made in the request that starts the drawing).
+
+    The reader who starts the drawing waits `DOCUMENT_WAIT` seconds at most; every
+    other reader meanwhile is told at once that it is being drawn (202, a page that
+    asks again by itself): no request's thread waits for a long document. A
+    failure is kept as a success is, for the version."""
+    cache: LRU[tuple[bytes, str]] = current_app.extensions["pdf_cache"]
+    held = cache.peek(key)
+    if held is None:
+        drawings: Drawings = current_app.extensions["drawings"]
+        done = drawings.start(key, html_of, renderer(long=True), cache, current_app.logger)
+        if done is not None:
+            done.wait(current_app.config.get("DOCUMENT_WAIT", DOCUMENT_WAIT))
+        held = cache.held(key)
+        if held is None:
+            raise DocumentDrawing()
+    if held == FAILED:
         raise DocumentFailed()
-    response = pdf_response(data, name)
+    response = pdf_response(*held)
     response.headers["Cache-Control"] = "no-store"
     return response
 
