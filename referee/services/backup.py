@@ -109,7 +109,7 @@ REASONS: Final[dict[str, str]] = {
     "event_conflict": N_("a concours of the database already uses one of its links"),
     "event_games": N_(
         "restored, but the games of some of its tables are not in the backup ({detail}): "
-        "the director opens those tables again"
+        "those tables come back without their game; restore the backup that holds them"
     ),
     "seasons": N_("the seasons' file is damaged: {detail}"),
     "season_conflict": N_("a season of the database already uses one of its links"),

@@ -39,7 +39,16 @@ from referee.engine.statistics import Outcome, fingerprint, outcome
 from referee.extensions import db
 from referee.games import GAMES
 from referee.lru import LRU
-from referee.models import Change, Deal, Game, RemovedGame, Submission, new_token, utcnow
+from referee.models import (
+    Change,
+    Deal,
+    EventTable,
+    Game,
+    RemovedGame,
+    Submission,
+    new_token,
+    utcnow,
+)
 
 
 class StaleVersion(Exception):
@@ -1144,6 +1153,11 @@ class CannotRemove(Exception):
     """Only a game with no deal may be removed (a game played stays a game)."""
 
 
+class InConcours(CannotRemove):
+    """A concours table's game is never removed: its round would wait for it for
+    good (issue 51's trial: one tap at a table's phone stalled a round)."""
+
+
 def remove(game: Game, version: int) -> None:
     """Remove a game that has no deal (started by mistake, or one too many): it
     leaves its table, its evening and its money. `version`: the state the player
@@ -1151,6 +1165,8 @@ def remove(game: Game, version: int) -> None:
     the versioned DELETE match nothing: the deal wins), CannotRemove if it has deals."""
     if game.deals:
         raise CannotRemove()
+    if db.session.scalar(select(EventTable.id).where(EventTable.game_id == game.id).limit(1)):
+        raise InConcours()
     _check_version(game, version)
     if game.next_of is not None:
         before = db.session.get(Game, game.next_of)

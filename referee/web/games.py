@@ -737,6 +737,9 @@ def remove(token: str) -> Page:
     except service.StaleVersion:
         flash(_("Someone else changed the game meanwhile: it was not removed."))
         return redirect(url_for("games.show", token=token))
+    except service.InConcours:
+        flash(_("This game is a concours table's: only the director changes it."))
+        return redirect(url_for("games.show", token=token))
     except service.CannotRemove:
         flash(_("This game has deals: it cannot be removed."))
         return redirect(url_for("games.show", token=token))

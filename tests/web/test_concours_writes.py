@@ -129,3 +129,24 @@ def test_two_draws_at_once_make_one_round(app: Flask, client: FlaskClient) -> No
         assert session.query(EventRound).count() == 1
         tables = session.query(EventTable).count()
         assert tables == session.query(Game).count() == 18 // 4  # the loser's games too: none
+
+
+def test_a_tables_game_cannot_be_removed(app: Flask, client: FlaskClient) -> None:
+    """The trial of issue 51: a table's phone removed its game before the first
+    deal, and the round could never end. Refused by the service, in words."""
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, rounds="2")
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    with app.app_context():
+        loaded = service.find(token)
+        assert loaded is not None
+        game = loaded.tables[0].game_row
+        assert game is not None
+        game_token = game.token
+    answer = client.post(f"/g/{game_token}/remove", data={"version": "0"})
+    assert answer.status_code == 302
+    shown = client.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "only the director changes it" in shown
+    with app.app_context():
+        session = app.extensions["sqlalchemy"].session
+        assert session.query(Game).count() == session.query(EventTable).count() == 18 // 4
