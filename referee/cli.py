@@ -373,6 +373,10 @@ _BACKUP_TEXT: Final = {
         "does not have (it has {current}): not replaced. Check --data (or DATABASE_URL); "
         "--replace replaces it anyway"
     ),
+    "would_lose_club": N_(
+        "{folder} holds {missing} concours, seasons or tables the database does not have: "
+        "not replaced. Check --data (or DATABASE_URL); --replace replaces it anyway"
+    ),
     "no_data": N_("no Referee database in {path}: check --data"),
     "no_data_folder": N_(
         "{path} is not a folder: check --data (to restore into a new database, create "
@@ -436,13 +440,17 @@ def backup_command(
             try:
                 written = backup.backup(target, lang, replace)
             except backup.WouldLose as lost:
-                said = _say(
-                    "would_lose",
-                    lang,
-                    folder=folder,
-                    previous=lost.previous,
-                    missing=lost.missing,
-                    current=lost.current,
+                said = (
+                    _say(
+                        "would_lose",
+                        lang,
+                        folder=folder,
+                        previous=lost.previous,
+                        missing=lost.missing,
+                        current=lost.current,
+                    )
+                    if lost.missing
+                    else _say("would_lose_club", lang, folder=folder, missing=lost.club)
                 )
                 print(said, file=stderr)
                 return INVALID

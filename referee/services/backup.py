@@ -112,6 +112,10 @@ REASONS: Final[dict[str, str]] = {
         "those tables come back without their game; restore the backup that holds them"
     ),
     "seasons": N_("the seasons' file is damaged: {detail}"),
+    "no_table": N_(
+        "the game's table is in neither the backup nor the database: the game is restored "
+        "without its table"
+    ),
     "season_conflict": N_("a season of the database already uses one of its links"),
     "season_events": N_("season {detail}: restored without the concours the backup does not hold"),
 }
@@ -168,11 +172,13 @@ class BadMeta(ValueError):
 
 
 class WouldLose(Exception):
-    """The backup would replace one holding games the database does not have."""
+    """The backup would replace one holding games (or concours, seasons, tables: `club`)
+    the database does not have."""
 
-    def __init__(self, missing: int, previous: int, current: int) -> None:
+    def __init__(self, missing: int, previous: int, current: int, club: int = 0) -> None:
         super().__init__(f"{missing} of the {previous} games of the folder are not in the database")
         self.missing, self.previous, self.current = missing, previous, current
+        self.club = club
 
 
 def _read_capped(path: Path, limit: int) -> bytes:
@@ -406,16 +412,21 @@ def backup(folder: Path, lang: str = "en", replace: bool = False) -> Written:
         seasons_text = _json(club.seasons_document(seasons, event_uids), sort_keys=False)
     previous = _record_files(folder)
     missing = sum(1 for token in previous if not _held(folder, token, held))
-    previous_events = _event_files(folder)
-    missing += sum(1 for uid in previous_events if uid not in event_uids.values())
-    if missing and not replace:
-        raise WouldLose(missing, len(previous) + len(previous_events), len(documents))
+    # Concours, seasons and tables are never removed: the folder's that the database
+    # lacks say it is the wrong one (or an emptied one), as games do.
+    lacking = sum(1 for uid in _event_files(folder) if uid not in event_uids.values())
+    lacking += len(_held_before(folder, SEASONS_KEY) - {s.token for s in seasons})
+    lacking += len(_held_before(folder, TABLES_KEY) - {t["uid"] for t in tables})
+    if (missing or lacking) and not replace:
+        raise WouldLose(missing, len(previous), len(documents), lacking)
     tokens = [token for token, _record, _meta_text in documents]
     manifest = {
         "format": BACKUP_FORMAT,
         "taken_at": _when(datetime.now()),
         "games": tokens,
         "events": sorted(event_uids.values()),
+        SEASONS_KEY: sorted(s.token for s in seasons),
+        TABLES_KEY: sorted(t["uid"] for t in tables),
     }
     files = {TABLES: _json({"format": TABLES_FORMAT, "tables": tables})}
     files.update(files_of_events)
@@ -480,6 +491,49 @@ def _held(folder: Path, token: str, held: set[str]) -> bool:
     except (BadMeta, OSError):
         return False
     return any(str(meta.get(k)) in held for k in ("uid", "view_token") if meta.get(k))
+
+
+#: The manifest's lists of the seasons (their links) and tables (their identities):
+#: a folder whose seasons' or tables' file went missing still says what it held.
+SEASONS_KEY: Final = "seasons"
+TABLES_KEY: Final = "tables"
+
+
+def _held_before(folder: Path, key: str) -> set[str]:
+    """The seasons or tables (`key`) the folder's backup held: its files', and its
+    manifest's (a file gone missing does not hide them)."""
+    found: set[str] = set()
+    try:
+        manifest = _read_own(folder / MANIFEST, "en")
+        listed = manifest.get(key) if isinstance(manifest, dict) else None
+        found |= {x for x in listed or () if isinstance(x, str)}
+    except (OSError, ValueError):
+        pass  # no manifest, or a damaged one: the files alone
+    name, inner, field = (
+        (club.SEASONS, "seasons", "token") if key == SEASONS_KEY else (TABLES, "tables", "uid")
+    )
+    try:
+        data = _read_own(folder / name, "en")
+    except (OSError, ValueError):
+        return found
+    items = data.get(inner) if isinstance(data, dict) else None
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict) and isinstance(item.get(field), str):
+            found.add(item[field])
+    return {x for x in found if isinstance(x, str)}
+
+
+def _listed(folder: Path, key: str) -> bool:
+    """Whether the folder's manifest lists seasons or tables (`key`)."""
+    try:
+        manifest = _read_own(folder / MANIFEST, "en")
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and bool(manifest.get(key))
+
+
+def _table_there(uid: str) -> bool:
+    return db.session.scalar(select(Table.id).where(Table.uid == uid)) is not None
 
 
 def _event_files(folder: Path) -> list[str]:
@@ -635,6 +689,8 @@ def restore(folder: Path, lang: str = "en", partial: bool = False) -> Report:
     if not folder.is_dir():
         raise FileNotFoundError(folder)
     report = Report()
+    if not (folder / TABLES).exists() and _listed(folder, TABLES_KEY):
+        report.skipped.append(Skipped(TABLES, "missing"))  # its manifest said it held some
     tables = _restore_tables(_read_tables(folder, report.skipped, lang), report.skipped)
     candidates: list[_Candidate] = []
     for token in _tokens(folder, report.skipped, lang):
@@ -672,6 +728,9 @@ def restore(folder: Path, lang: str = "en", partial: bool = False) -> Report:
         report.restored += 1
         if not whole:
             report.partial.append(Skipped(f"{candidate.token}.json", "partial"))
+        table = candidate.meta.get("table")
+        if table and table not in tables and not _table_there(table):
+            report.skipped.append(Skipped(f"{candidate.token}.meta.json", "no_table"))
     _restore_events(folder, report, lang)
     _restore_seasons(folder, report, lang)
     return report
@@ -726,7 +785,9 @@ def _restore_seasons(folder: Path, report: Report, lang: str) -> None:
     """Put back the seasons of `folder` the database does not have (after their concours)."""
     path = folder / club.SEASONS
     if not path.exists():
-        return  # a backup made before seasons
+        if _listed(folder, SEASONS_KEY):  # its manifest said it held some
+            report.skipped.append(Skipped(club.SEASONS, "missing"))
+        return  # else a backup made before seasons
     try:
         seasons = club.check_seasons(_read_own(path, lang), TOKEN)
     except OSError as error:

@@ -286,3 +286,39 @@ def test_what_a_backup_lacks_is_named_and_the_rest_restored(
     assert "seasons.json: saison Saison : restaurée sans les concours" in " ".join(
         m.replace("\u202f", " ") for m in said
     )
+
+
+def test_a_copy_without_its_seasons_and_tables_is_said_and_never_replaces_a_whole_one(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """The trial of issue 51: a careless copy without seasons.json and tables.json
+    restored with exit 0, the game's table silently lost; backed up into the good
+    folder, it then wiped the season and the table there too."""
+    made = client.post("/tables/new", data={"name": "Le mardi"})
+    table = made.headers["Location"].rsplit("/", 1)[1]
+    new_game(client, "pad", ["Ana", "Bruno"], table=table)
+    client.get("/lang/en?next=/")
+    concours(app, client, "Janvier", "Ana\nBruno\nChloé\nDora", 1)
+    form = page(client, "/seasons/new")
+    uids = re.findall(r'name="events" value="([^"]+)"', form)
+    client.post("/seasons/new", data={"name": "Saison", "points": "10, 6", "events": uids})
+    with app.app_context():
+        backup(tmp_path / "good")
+    careless = tmp_path / "copy"
+    careless.mkdir()
+    for path in (tmp_path / "good").iterdir():
+        if path.name not in ("seasons.json", "tables.json"):
+            (careless / path.name).write_bytes(path.read_bytes())
+    other = _other_app(tmp_path)
+    with other.app_context():
+        report = restore(careless)
+        said = [s.message("en") for s in report.skipped]
+        assert "seasons.json: the file is missing" in said
+        assert "tables.json: the file is missing" in said
+        assert any(m.endswith("the game is restored without its table") for m in said), said
+        # Backed up into the good folder, the database lacking its season and table.
+        with pytest.raises(WouldLose) as lost:
+            backup(tmp_path / "good")
+        assert lost.value.club == 2
+    assert b"Saison" in (tmp_path / "good" / "seasons.json").read_bytes()
+    assert b"Le mardi" in (tmp_path / "good" / "tables.json").read_bytes()
