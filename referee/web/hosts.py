@@ -190,7 +190,12 @@ class HostCheck:
         self.hosts = hosts
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        header = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        if "HTTP_HOST" in environ:
+            header = environ["HTTP_HOST"]  # an empty one is no host (issue 51)
+        elif environ.get("SERVER_PROTOCOL") == "HTTP/1.0":
+            header = environ.get("SERVER_NAME", "")  # HTTP/1.0 may send none
+        else:
+            header = ""  # HTTP/1.1 requires one (RFC 9112, 3.2)
         name = host_name(header)
         if name is not None and self.hosts.allow(name):
             return self.app(environ, start_response)

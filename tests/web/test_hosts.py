@@ -14,7 +14,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from referee.app import create_app
 from referee.extensions import db
-from referee.web.hosts import host_name, hosts_setting, public_url_setting
+from referee.web.hosts import HostCheck, host_name, hosts_setting, public_url_setting
 from tests.web.conftest import new_game
 
 #: What a stranger may send as `Host:` (issue 37: the first two answered 500 on every
@@ -111,6 +111,15 @@ def test_at_the_table_any_address_and_the_machine_s_name_are_answered(
     for host in (*hosts, f"{machine}.local:5000", f"{machine}.fritz.box"):
         assert client.get("/health", headers={"Host": host}).status_code == 200, host
     assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
+    # An empty Host header, or none in HTTP/1.1, is no host (issue 51: its pages
+    # linked to http:///…); HTTP/1.0 may send none.
+    assert client.get("/health", headers={"Host": ""}).status_code == 400
+    check = HostCheck(lambda _env, start: start("200 OK", []) or [b""], hosts_setting(None, None))
+    for protocol, status in (("HTTP/1.1", "400 Bad Request"), ("HTTP/1.0", "200 OK")):
+        said: list[str] = []
+        bare = {"SERVER_NAME": "127.0.0.1", "SERVER_PROTOCOL": protocol}
+        check(bare, lambda line, _headers, said=said: said.append(line))
+        assert said == [status], protocol
     # The machine's name under a domain of the internet is anyone's (issue 51).
     for host in (f"{machine}.evil.example", f"{machine}.local.evil.example"):
         assert client.get("/health", headers={"Host": host}).status_code == 400, host
