@@ -244,6 +244,10 @@ _WHOLE_FILE: Final = N_("the file")
 #: What a record's `null`, `true` and `false` are at the table.
 _CONSTANTS: Final = {None: N_("nothing"), True: N_("yes"), False: N_("no")}
 _INDEX: Final = re.compile(r"\[\d+\]")
+#: A list's player's name (an event file's `players[12].name`): said with the
+#: player's number, one of hundreds (the trial of issue 51).
+_PLAYER_NAME: Final = re.compile(r"players\[(\d+)\]\.name")
+_PLAYER_NAME_LABEL: Final = N_("the name of player {number}")
 
 
 def language(lang: str | None) -> str:
@@ -256,6 +260,8 @@ def field_label(field: str | None, lang: str) -> str:
     """A field path (`rules.target`, `auction[2]`, `points.ace`) in the player's words."""
     if not field:
         return ""
+    if (player := _PLAYER_NAME.fullmatch(field)) is not None:
+        return translate(lang, _PLAYER_NAME_LABEL).format(number=int(player[1]) + 1)
     base = _INDEX.sub("", field).rsplit(".", 1)[-1]
     names = FIELD_NAMES.get(base) or WORDS.get(base)
     if names is None:

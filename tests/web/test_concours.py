@@ -409,7 +409,7 @@ def test_a_name_refused_at_check_in_is_named(app: Flask, client: FlaskClient) ->
     long = "Maximilien-" + "x" * 75
     client.post(f"/e/{token}/players", data={"names": f"Eve\n{long}\nAna"})
     director = page(client, f"/e/{token}")
-    assert "Maximilien-xxxxxxxxx…: Name is longer than 40 characters" in director
+    assert "Maximilien-xxxxxxxxx…: The name of player 6 is longer than 40 characters" in director
     assert "Already checked in: Ana." in director  # said, not refused
     assert "<span>Eve</span>" not in director  # nothing checked in while a name is refused
     assert f">Eve\n{long}\nAna</textarea>" in director  # what was typed, given back

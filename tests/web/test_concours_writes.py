@@ -44,7 +44,7 @@ def test_invisible_and_bidi_characters_are_cleaned_at_import(
 @pytest.mark.parametrize(
     ("names", "said"),
     [
-        (["\u200b\u2800", *PLAIN[1:]], "Name is missing"),  # only invisible
+        (["\u200b\u2800", *PLAIN[1:]], "The name of player 1 is missing"),  # only invisible
         (["Ana", "\u0410na", *PLAIN[2:]], "appears twice"),  # Cyrillic А: one name
         (["ana", "Ana", *PLAIN[2:]], "appears twice"),
         (["A" * 41, *PLAIN[1:]], "longer than 40 characters"),
