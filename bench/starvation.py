@@ -15,8 +15,9 @@ free port of 127.0.0.1. Then, side by side in one run:
    public personal results of concours 1 at once, 2 the season's PDF, and 2 the
    personal results of concours 2 and 3 (more long documents than their queue
    holds);
-3. again: the same personal results once more (the version drawn, or its failure,
-   is kept: answered at once).
+3. again: the same personal results, asked every 2 s until they come (each
+   document is drawn in a thread of its own; a reader is told at once, 202, while
+   it is being drawn), then once more (kept: answered at once).
 
 Every request is bounded (180 s); the server is stopped at the end, by its id.
 Figures go to docs/PERFORMANCE.md.
@@ -189,8 +190,16 @@ def main() -> None:
         for label, answers in heavy.items():
             shown = ", ".join(f"{s}: {t:.1f}" for s, t in answers)
             print(f"  {label:34} {shown}")
-        again = [get(port, f"/ev/{views[0]}/results.pdf") for _ in range(3)]
-        print("  results 1 asked again            " + ", ".join(f"{s}: {t:.2f}" for s, t in again))
+        began = time.perf_counter()
+        again = [get(port, f"/ev/{views[0]}/results.pdf")]
+        while again[-1][0] != 200 and time.perf_counter() - began < LIMIT:
+            time.sleep(2)
+            again.append(get(port, f"/ev/{views[0]}/results.pdf"))
+        waited = time.perf_counter() - began
+        kept = get(port, f"/ev/{views[0]}/results.pdf")
+        shown = ", ".join(f"{s}" for s, _t in again)
+        print(f"  results 1 asked until drawn      {shown} ({waited:.0f} s)")
+        print(f"  results 1 once drawn             {kept[0]}: {kept[1] * 1000:.0f} ms")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)

@@ -305,7 +305,7 @@ def _is_table(table: object) -> bool:
         and all(not name_problems(k) and not name_problems(v) for k, v in aliases.items())
         and type(table.get("version")) is int
         and 0 <= table["version"] < 2**31
-        and _is_time(table.get("created_at"))
+        and club.is_time(table.get("created_at"))
     )
 
 
@@ -622,8 +622,8 @@ def _read_meta(path: Path, lang: str) -> dict[str, Any]:
         # Backups before record format 2026-12-01 kept these here, not in the record.
         "currency": lambda v: v is None or (isinstance(v, str) and re.fullmatch("[A-Z]{3}", v)),
         "place": lambda v: v is None or (isinstance(v, str) and len(v) <= 80),
-        "created_at": _is_time,
-        "updated_at": _is_time,
+        "created_at": club.is_time,
+        "updated_at": club.is_time,
         "changes": lambda v: isinstance(v, list) and all(_is_change(c) for c in v),
         "table": lambda v: v is None or (isinstance(v, str) and _UID.fullmatch(v)),
     }
@@ -632,14 +632,6 @@ def _read_meta(path: Path, lang: str) -> dict[str, Any]:
         if check is not None and not check(value):
             raise BadMeta(translate(lang, _NOT_VALID).format(key=key))
     return meta
-
-
-def _is_time(value: object) -> bool:
-    try:
-        datetime.fromisoformat(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _is_change(change: object) -> bool:
@@ -652,7 +644,7 @@ def _is_change(change: object) -> bool:
         and all(
             change.get(k) is None or isinstance(change.get(k), dict) for k in ("before", "after")
         )
-        and _is_time(change.get("at"))
+        and club.is_time(change.get("at"))
         and (
             change.get("phone") is None
             or (isinstance(change["phone"], str) and len(change["phone"]) <= 32)

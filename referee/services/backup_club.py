@@ -145,9 +145,11 @@ class Damaged(ValueError):
     (its message: which field)."""
 
 
-def _is_time(value: object) -> bool:
+def is_time(value: object, kind: type[date] = datetime) -> bool:
+    """Whether `value` is an ISO 8601 time (`kind`: or a day, `date`), as a backup
+    writes them."""
     try:
-        datetime.fromisoformat(value)  # type: ignore[arg-type]
+        kind.fromisoformat(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
     return True
@@ -190,8 +192,8 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
             "play_token": link,
             "view_token": link,
             "version": _is_int,
-            "created_at": _is_time,
-            "played_on": lambda v: v is None or _is_day(v),
+            "created_at": is_time,
+            "played_on": lambda v: v is None or is_time(v, date),
             "players": lambda v: isinstance(v, list),
             "rounds": lambda v: isinstance(v, list),
             "tables": lambda v: isinstance(v, list),
@@ -218,7 +220,7 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
     for i, r in enumerate(data["rounds"]):
         if not isinstance(r, dict):
             raise Damaged(f"rounds[{i}]")
-        _require({"number": _is_int, "byes": _is_ints, "started_at": _is_time}, r, f"rounds[{i}].")
+        _require({"number": _is_int, "byes": _is_ints, "started_at": is_time}, r, f"rounds[{i}].")
     for i, t in enumerate(data["tables"]):
         if not isinstance(t, dict):
             raise Damaged(f"tables[{i}]")
@@ -245,7 +247,7 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
                 "round": lambda v: v is None or _is_int(v),
                 "table": lambda v: v is None or _is_int(v),
                 "reason": lambda v: _text(v, 200),
-                "at": _is_time,
+                "at": is_time,
             },
             c,
             f"changes[{i}].",
@@ -255,14 +257,6 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
     parse_event(file_of(event))
     concours_of(event)
     return data
-
-
-def _is_day(value: object) -> bool:
-    try:
-        date.fromisoformat(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def check_seasons(data: object, token: re.Pattern[str]) -> list[dict[str, Any]]:
@@ -286,7 +280,7 @@ def check_seasons(data: object, token: re.Pattern[str]) -> list[dict[str, Any]]:
                 "name": lambda v: isinstance(v, str) and fault(v, 80) is None,
                 "rules": lambda v: isinstance(v, dict),
                 "language": lambda v: v in LANGUAGES,
-                "created_at": _is_time,
+                "created_at": is_time,
                 "events": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
             },
             s,
