@@ -30,14 +30,12 @@ class LRU(Generic[V]):
         self.hits = 0
         self.misses = 0
 
-    def get_or_make(self, key: Hashable, make: Callable[[], V], wait: float | None = None) -> V:
+    def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
         """The cached value of `key`, or `make()` stored under it.
 
         One thread makes a missing value; the others asking for it meanwhile wait
         for it instead of making it too (issue 19: the four phones of a table, told
-        of a new deal at the same moment, rendered the same page four times), at
-        most `wait` seconds (default `WAIT`: as long as the longest `make`, so that
-        a slow one is never made twice).
+        of a new deal at the same moment, rendered the same page four times).
         """
         with self._lock:
             if self._counted(key):
@@ -48,7 +46,7 @@ class LRU(Generic[V]):
                 making = self._making[key] = threading.Event()
         assert making is not None
         if not mine:
-            making.wait(self.WAIT if wait is None else wait)
+            making.wait(self.WAIT)
             with self._lock:
                 if key in self._data:
                     return self._data[key]
