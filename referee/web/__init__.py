@@ -230,7 +230,7 @@ def register(app: Flask) -> None:
             "This document is being drawn: it opens by itself in a few seconds (or tap "
             "its link again)."
         )
-        page = render_template("error.html", error=None, message=message)
+        page = render_template("error.html", error=None, message=message, status=202)
         retry = str(sheets.DRAWING_RETRY)
         response = Response(page, 202, headers={"Retry-After": retry, "Refresh": retry})
         response.headers["Cache-Control"] = "no-store"

@@ -147,6 +147,7 @@ def test_a_long_document_is_drawn_apart_and_said_being_drawn(
     assert {o.status_code for o in others} == {202}
     assert first.headers["Refresh"] == first.headers["Retry-After"] == "5"
     assert "being drawn" in first.get_data(as_text=True)
+    assert "<title>202 ·" in first.get_data(as_text=True)
     gate.set()
     for _ in range(100):  # the drawing's thread puts it in the cache
         answer = client.get(path)
