@@ -41,7 +41,7 @@ TIMEOUT: Final = 30.0
 #: Sheets of one server process that may be drawn or waiting at once; one more is
 #: told to try again in a moment rather than queue behind them.
 QUEUE: Final = 4
-#: The longest a concours's or a season's document may take, waiting included
+#: The longest a concours's or a season's document may take to draw, from its turn
 #: (seconds): its personal results are a page a player (400 pages: 13 s on the
 #: project's machine, docs/PERFORMANCE.md), where a game's sheet is one or a few.
 LONG_DOCUMENT: Final = 120.0
