@@ -506,7 +506,7 @@ def _held_before(folder: Path, key: str) -> set[str]:
     try:
         manifest = _read_own(folder / MANIFEST, "en")
         listed = manifest.get(key) if isinstance(manifest, dict) else None
-        found |= {x for x in listed or () if isinstance(x, str)}
+        found |= {x for x in listed if isinstance(x, str)} if isinstance(listed, list) else set()
     except (OSError, ValueError):
         pass  # no manifest, or a damaged one: the files alone
     name, inner, field = (

@@ -322,3 +322,15 @@ def test_a_copy_without_its_seasons_and_tables_is_said_and_never_replaces_a_whol
         assert lost.value.club == 2
     assert b"Saison" in (tmp_path / "good" / "seasons.json").read_bytes()
     assert b"Le mardi" in (tmp_path / "good" / "tables.json").read_bytes()
+
+
+def test_a_damaged_manifest_neither_stops_nor_fools_the_next_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    new_game(client, "pad", ["Ana", "Bruno"])
+    with app.app_context():
+        backup(tmp_path / "b")
+        (tmp_path / "b" / "manifest.json").write_text(
+            json.dumps({"format": "referee-backup/1", "seasons": 3, "tables": {"x": 1}})
+        )
+        assert backup(tmp_path / "b").games == 1
