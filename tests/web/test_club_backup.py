@@ -230,6 +230,8 @@ def _damage(folder: Path, name: str, change: object) -> None:
         ("event", lambda d: d["changes"][0].__setitem__("action", "x"), "changes[0].action"),
         ("event", lambda d: d.__setitem__("uid", "0" * 32), "uid is not valid"),
         ("event", lambda d: d.__setitem__("format", "x"), "format is not valid"),
+        ("event", lambda d: d.__setitem__("ranking", ["score"]), "ranking is not valid"),
+        ("event", lambda d: d.__setitem__("name", 7), "the concours is refused"),
         ("seasons", b"[", "the seasons' file is damaged"),
         ("seasons", lambda d: d.__setitem__("seasons", {}), "seasons is not valid"),
         ("seasons", lambda d: d["seasons"].__setitem__(0, 1), "seasons[0] is not valid"),
