@@ -266,6 +266,16 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     played_on: Mapped[date | None] = mapped_column(Date, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The club's time zone (IANA name): every time is shown and printed in it.
+    time_zone: Mapped[str] = mapped_column(
+        String(40), default="Europe/Paris", server_default="Europe/Paris"
+    )
+    #: The director lets the phone that entered a table's deals accept its result
+    #: (one phone a table); else an opponent accepts on another phone, or the
+    #: director's PIN is typed.
+    self_accept: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: What the TV shows: its slides in turn and each one's seconds (None: all, 12 s).
+    screen: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
     players: Mapped[list[EventPlayer]] = relationship(
         order_by="EventPlayer.number", cascade="all, delete-orphan"
@@ -299,6 +309,10 @@ class EventPlayer(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(80))
     joined: Mapped[int] = mapped_column(Integer, default=1)
     left: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Rounds missed while in the event: between a withdrawal and its undoing.
+    missed: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    #: The director marked the entry fee paid (it counts in the pot even unplayed).
+    paid: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class EventRound(db.Model):  # type: ignore[name-defined,misc]
@@ -338,6 +352,8 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     #: The game's editors' token the table's phones had, until its result was
     #: accepted: that link now leads to the table's card.
     table_token: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: The director lets the table play on after the bell (a timed round).
+    overtime: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     game_row: Mapped[Game | None] = relationship()
 
@@ -356,6 +372,16 @@ EVENT_ACTIONS = (
     "apply",
     "cancel",  # a correction given up: the accepted result stayed
     "corrected",  # a correction the imported file's history told of
+    "come-back",  # a withdrawal undone: the player is back from the next round
+    "remove",  # a player taken off the list before the first round
+    "removed",  # a removal undone (the player put back)
+    "put-back",
+    "rename",  # a player's name changed (a typo)
+    "paid",  # a player's entry fee marked paid, or not
+    "reopen",  # a table's game opened again by the director (same seats)
+    "by-hand",  # a table's result entered by the director (its phone lost)
+    "overtime",  # a table let play on after the bell
+    "settings",  # who may accept, the TV's slides
 )
 
 
@@ -390,6 +416,9 @@ class Season(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(80))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     language: Mapped[str] = mapped_column(String(5), default="fr")
+    #: Names merged by the director: a name as a concours wrote it -> the name it
+    #: counts as ("Eric Lefevre" -> "Éric Lefèvre"); None: none merged.
+    aliases: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     events: Mapped[list[SeasonEvent]] = relationship(

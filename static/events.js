@@ -10,9 +10,10 @@
     // The page may have been drawn a while ago (it is kept per version): the server's
     // time is asked again, half the request's time added.
     let skew = Date.parse(clock.dataset.now) - Date.now();
-    if (live) {
+    const timeUrl = clock.dataset.timeUrl || (live && live.dataset.versionUrl);
+    if (timeUrl) {
       const asked = Date.now();
-      fetch(live.dataset.versionUrl, { cache: "no-store" })
+      fetch(timeUrl, { cache: "no-store" })
         .then((r) => (r.ok ? r.json() : null))
         .then((answer) => {
           if (answer && answer.now) skew = Date.parse(answer.now) - (asked + Date.now()) / 2;

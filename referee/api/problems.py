@@ -35,6 +35,8 @@ KINDS: Final[Mapping[str, tuple[int, Any]]] = {
     "other-game": (409, _l("This key was used for another game")),
     "key-reused": (409, _l("This key recorded another deal")),
     "accepted": (409, _l("This result was accepted already")),
+    "round-over": (409, _l("The concours round is over at this table")),
+    "forbidden": (403, _l("This needs the table's code")),
     "too-large": (413, _l("The request is too large")),
     "refused": (422, _l("The rules refuse it")),
     "too-many": (429, _l("Too many requests")),

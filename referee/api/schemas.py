@@ -356,6 +356,15 @@ class Acceptance(Declared):
     """An opponent accepts a table's result (the round is over at that table)."""
 
     who: str = Field(description="The name of a player of the table (an opponent of the entrant).")
+    key: str = Field(
+        description="The table's code, from the QR code of its table card (`k=` in its "
+        "address): the tables' public link alone accepts nothing."
+    )
+    none_in_play: bool = Field(
+        default=False,
+        description="A timed round: no deal was in play when time was up (else the deal "
+        "in play is entered first).",
+    )
 
 
 class Refusal(Declared):

@@ -46,7 +46,7 @@ from referee.api.schemas import (
     Transfer,
 )
 from referee.engine import settlement as engine_settlement
-from referee.engine.errors import RulesError
+from referee.engine.errors import RulesError, problem
 from referee.engine.records import MAX_DEALS, MAX_DEPTH, MAX_RECORD_BYTES, decode_json, money_text
 from referee.events.concours import number as figure
 from referee.events.prizes import amount_text
@@ -418,6 +418,7 @@ def event_rounds(event_token: str) -> Response:
     problems={
         400: _WRITE_PROBLEMS[400],
         404: "No concours has this token, or no table this number in the round in play.",
+        403: "The table's code (`key`) is missing or not this table's.",
         409: "The result was accepted already (`accepted`), or a deal was recorded at the "
         "table as it was (`stale`).",
         413: _WRITE_PROBLEMS[413],
@@ -434,8 +435,14 @@ def accept(play_token: str, table: int) -> Response:
     at = event_service.table_of(found, table)
     if at is None:
         raise ApiProblem("not-found", _("No table %(number)d in this round.", number=table))
+    if not event_service.key_fits(found, table, body.key):
+        raise ApiProblem(
+            "forbidden",
+            _("This needs the table's code, from the QR code of its table card."),
+            problems=[problem("event_key", "key")],
+        )
     try:
-        event_service.accept(found, at, body.who)
+        event_service.accept(found, at, body.who, none_in_play=body.none_in_play)
     except LookupError:
         raise ApiProblem("accepted", _("This result was accepted already.")) from None
     except service.StaleVersion:  # a deal recorded at the table as it was accepted
@@ -558,7 +565,8 @@ def editor(editor_token: str) -> Response:
         **_WRITE_PROBLEMS,
         409: "The deal `number` was recorded by another client first, or the game has "
         "fewer deals than counted (`number` says the next one); or this key recorded "
-        "another deal.",
+        "another deal; or the game is a concours table's whose round is over there "
+        "(`round-over`).",
         503: "So many clients wrote at once that nothing was written: try again.",
     },
 )
@@ -574,6 +582,7 @@ def post_deal(editor_token: str) -> Response:
     if shown is None:
         raise ApiProblem("not-found", _("No game has this link."))
     found, entered = shown
+    _round_open(found, len(entered), _scoped(found, sent.key))
     before = service.scored(found, entered)
     posted = service.post_deal(
         found, entered, before, sent.deal, key=_scoped(found, sent.key), number=sent.number
@@ -581,6 +590,21 @@ def post_deal(editor_token: str) -> Response:
     if posted.answer is service.Answer.ALREADY:
         _same_deal(found, posted.number, sent.deal)
     return _posted(posted)
+
+
+def _round_open(game: Game, deals: int, key: str | None) -> None:
+    """A concours table's game takes no deal once its round is over there (its
+    deals all in, or the deal in play at the bell in): 409 `round-over`, but for a
+    deal this key recorded already (its answer lost), answered as such."""
+    closed = event_service.closed(game.id, deals)
+    if closed is None or (key is not None and service.recorded_by(key) is not None):
+        return
+    code = "event_bell" if closed[2] == event_service.BELL else "event_not_over"
+    raise ApiProblem(
+        "round-over",
+        _("The round is over at this table: an opponent accepts the result."),
+        problems=[problem(code, None, deals=closed[0].length_deals or 0)],
+    )
 
 
 def _scoped(game: Game, key: str | None) -> str | None:

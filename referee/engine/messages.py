@@ -144,6 +144,24 @@ MESSAGES: Final[dict[str, str]] = {
         "round {round} is still being played: {count} {count|table has|tables have} no accepted result"
     ),
     "event_over": N_("every round of the event has been played ({high})"),
+    "event_player_drawn": N_(
+        "a round is drawn: a player who leaves now withdraws (their rounds stay in the ranking)"
+    ),
+    "event_deal_in_play": N_(
+        "time is up, but the deal in play is the last: enter it first, or say that no deal "
+        "was in play at the bell"
+    ),
+    "event_accept_own": N_(
+        "this phone entered the deals: an opponent accepts on their own phone, or the "
+        "director types the director's PIN"
+    ),
+    "event_bell": N_(
+        "time is up: the deal in play at the bell was the last, and it is in. The director "
+        "can let the table play on"
+    ),
+    "event_key": N_(
+        "this phone does not hold the table's code: scan the QR code of the table's card"
+    ),
     "event_not_over": N_(
         "the round is not over: the table plays {deals} deals, or until the time is up"
     ),
@@ -218,6 +236,14 @@ FIELD_NAMES: Final[dict[str, str]] = {
     "rounds_planned": NC_("field", "rounds"),
     "accepted": NC_("field", "accepted"),
     "who": NC_("field", "who accepts"),
+    "pin": NC_("field", "director's PIN"),
+    "slides": NC_("field", "the TV's slides"),
+    "seconds": NC_("field", "seconds a slide"),
+    "late": NC_("field", "late arrivals' missed rounds"),
+    "time_zone": NC_("field", "time zone"),
+    "missed": NC_("field", "rounds missed"),
+    "paid": NC_("field", "paid"),
+    "started": NC_("field", "started"),
     "history": NC_("field", "history"),
     # A concours's draw (`referee draw`).
     "rounds": NC_("field", "rounds"),

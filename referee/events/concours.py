@@ -16,8 +16,10 @@ time, by the rule and the tie-breaks the director stated before the first round
   opponents met, added up: their strength), `best` (the best round), `lot` (a lot
   drawn from the event's seed: it separates any two players, so it comes last).
 - **Byes**: a player who sits out a round (`Round.byes`) gets the bye's stated
-  points (`Ranking.bye`), or the round's average when it is None; so does a late
-  arrival for each round played before they came. A player who withdrew gets
+  points (`Ranking.bye`), or the round's average when it is None. A late
+  arrival's rounds played before they came, and a player's rounds missed between
+  a withdrawal and its undoing, score as the club states apart (`Ranking.late`:
+  nothing, the bye's points, or the round's average). A player who withdrew gets
   nothing for the rounds after, and ranks after every player still in (points
   missing would otherwise lead where the lowest total wins).
 - **Fixed pairs** are ranked as pairs (players 2k−1 and 2k); everyone else one by
@@ -74,6 +76,19 @@ class Rule(StrEnum):
     PLACES = "places"
 
 
+class Late(StrEnum):
+    """What a player scores for a round they were not in the event for: a late
+    arrival's rounds before they came, or a withdrawal's rounds before it was
+    undone. A club states it apart from the byes (a bye is the draw's, a late
+    arrival's missed round the player's own doing)."""
+
+    ZERO = "zero"
+    #: The bye's points (`Ranking.bye`): what a bye scores.
+    BYE = "bye"
+    #: The average of the round's points.
+    AVERAGE = "average"
+
+
 class TieBreak(StrEnum):
     WINS = "wins"
     SCORE = "score"
@@ -93,6 +108,9 @@ class Ranking:
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.WINS, TieBreak.OPPONENTS, TieBreak.LOT)
     #: A bye's points; None: the average of the round's points.
     bye: int | None = 0
+    #: A late arrival's missed rounds (`Late`): as a bye by default, the rule before
+    #: the setting existed.
+    late: Late = Late.BYE
 
     def place_points(self, sides: int) -> tuple[int, ...]:
         """Points by place at a table of `sides` sides."""
@@ -104,16 +122,29 @@ class Ranking:
 @dataclass(frozen=True)
 class Player:
     """A player checked in: numbered from 1 in the order they came, playing from
-    round `joined` to round `left` (None: to the end)."""
+    round `joined` to round `left` (None: to the end), but for the rounds `missed`
+    (between a withdrawal and its undoing). `paid`: the director marked the entry
+    fee paid (a player who never played then counts in the pot)."""
 
     number: int
     name: str
     joined: int = 1
     left: int | None = None
+    missed: tuple[int, ...] = ()
+    paid: bool = False
 
     def plays(self, number: int) -> bool:
         """Whether the player is in the event at round `number`."""
-        return self.joined <= number and (self.left is None or number <= self.left)
+        return (
+            self.joined <= number
+            and (self.left is None or number <= self.left)
+            and number not in self.missed
+        )
+
+    def absent(self, number: int) -> bool:
+        """Whether round `number` is one the player missed while in the event: drawn
+        before they came (a late arrival) or while withdrawn for a time (`Late`)."""
+        return number < self.joined or number in self.missed
 
 
 @dataclass(frozen=True)
@@ -272,6 +303,8 @@ class Line:
     withdrawn: bool = False
     #: Rounds the player sat out with a bye.
     byes: tuple[int, ...] = field(default_factory=tuple)
+    #: Rounds the player missed, being late or away for a time (scored by `Late`).
+    late: tuple[int, ...] = field(default_factory=tuple)
 
 
 def exact(numerator: int, denominator: int) -> Figure:
@@ -291,20 +324,27 @@ def rank(concours: Concours) -> tuple[Line, ...]:
     wins: dict[tuple[int, ...], int] = dict.fromkeys(units, 0)
     met: dict[tuple[int, ...], list[tuple[int, ...]]] = {u: [] for u in units}
     byes: dict[tuple[int, ...], list[int]] = {u: [] for u in units}
+    late: dict[tuple[int, ...], list[int]] = {u: [] for u in units}
     bye = concours.ranking.bye
+    missed = concours.ranking.late
     for played in concours.played:
         got = _round_points(concours, played, owner, scores, wins, met)
         average: Figure = 0
-        if got and bye is None:
+        if got:
             total = sum(got.values())
             average = (
                 exact(total, len(got)) if isinstance(total, int) else Fraction(total) / len(got)
             )
+        as_bye: Figure = average if bye is None else bye
+        as_late: Figure = {Late.ZERO: 0, Late.BYE: as_bye, Late.AVERAGE: average}[missed]
         out = set(played.byes)
         for unit in units:
-            if unit[0] in out or players[unit[0]].joined > played.number:
-                got[unit] = average if bye is None else bye
+            if unit[0] in out:
+                got[unit] = as_bye
                 byes[unit].append(played.number)
+            elif players[unit[0]].absent(played.number):
+                got[unit] = as_late
+                late[unit].append(played.number)
             per_round[unit].append(got.get(unit))
     points: dict[tuple[int, ...], Figure] = {
         u: sum(p for p in per_round[u] if p is not None) for u in units
@@ -373,6 +413,7 @@ def rank(concours: Concours) -> tuple[Line, ...]:
                 separated,
                 gone[unit],
                 tuple(byes[unit]),
+                tuple(late[unit]),
             )
         )
     return tuple(lines)
@@ -498,6 +539,7 @@ def ranking_json(lines: Sequence[Line], lang: str = "en") -> list[dict[str, obje
             "tie_breaks": {t.value: number(v) for t, v in line.values.items()},
             "rounds": [None if r is None else number(r) for r in line.rounds],
             "byes": list(line.byes),
+            "late": list(line.late),
             "withdrawn": line.withdrawn,
             "separated_by": line.separated_by,
             "separated": None

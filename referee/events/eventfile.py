@@ -29,6 +29,7 @@ from referee.engine.records import (
 )
 from referee.events.concours import (
     Concours,
+    Late,
     Played,
     Player,
     Ranking,
@@ -80,8 +81,11 @@ _KEYS: Final = frozenset(
         "players",
         "rounds",
         "history",
+        "time_zone",
     }
 )
+#: A time zone's name as the IANA database writes it ("Europe/Paris", "UTC").
+_ZONE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,10 @@ class EventRecord:
     prizes: Prizes | None = None
     #: The event's language: its printed cards and sheets speak it.
     language: str = "fr"
+    #: The club's time zone: its pages and prints say every time in it.
+    time_zone: str = "Europe/Paris"
+    #: When each round's clock started, by round, as the file wrote it.
+    started: Mapping[int, str] | None = None
 
 
 def load_event(text: str | bytes) -> EventRecord:
@@ -290,15 +298,26 @@ def parse_event(data: object) -> EventRecord:
     if language not in LANGUAGES:
         r.add("unknown_choice", "language", value=language, choices=tuple(LANGUAGES))
         language = "fr"
+    zone = top.get("time_zone", default_zone(str(language)))
+    if not isinstance(zone, str) or not _ZONE.fullmatch(zone):
+        r.add("unknown_choice", "time_zone", value=zone, choices=("Europe/Paris", "UTC"))
+        zone = "UTC"
     ranking = _ranking(r, top.get("ranking", {}))
     players = _players(r, top.get("players"), planned)
     numbers = {p.number: p for p in players}
     played: list[Played] = []
     games: dict[tuple[int, int], Mapping[str, object]] = {}
+    started: dict[int, str] = {}
     for i, raw in enumerate(r.items(top.get("rounds", []), "rounds", MAX_ROUNDS)):
         found = _round(r, raw, i, numbers, size, game, games)
         if found is not None:
             played.append(found)
+        at = raw.get("started") if isinstance(raw, dict) else None
+        if at is not None:
+            if isinstance(at, str) and _is_moment(at):
+                started[i + 1] = at
+            else:
+                r.add("date_malformed", f"rounds[{i}].started", value=at)
     if len(played) > planned:
         r.add("event_rounds_more", "rounds", count=len(played), high=planned)
     history = _history(r, top.get("history", []))
@@ -330,6 +349,8 @@ def parse_event(data: object) -> EventRecord:
         history,
         prizes,
         str(language),
+        zone,
+        started,
     )
 
 
@@ -365,7 +386,7 @@ def _ranking(r: _Reader, raw: object) -> Ranking:
     obj = r.obj(raw, "ranking")
     if obj is None:
         return Ranking()
-    r.only(obj, frozenset({"rule", "places", "tie_breaks", "bye"}), "ranking")
+    r.only(obj, frozenset({"rule", "places", "tie_breaks", "bye", "late"}), "ranking")
     try:
         rule = Rule(str(obj.get("rule", Rule.SCORE)))
     except ValueError:
@@ -404,7 +425,17 @@ def _ranking(r: _Reader, raw: object) -> Ranking:
             if obj["bye"] is None
             else r.whole(obj, "bye", "ranking.bye", -MAX_SCORE, MAX_SCORE)
         )
-    return Ranking(rule, tuple(places), tuple(breaks), bye)
+    late = Late.BYE
+    try:
+        late = Late(str(obj.get("late", Late.BYE)))
+    except ValueError:
+        r.add(
+            "unknown_choice",
+            "ranking.late",
+            value=obj.get("late"),
+            choices=tuple(x.value for x in Late),
+        )
+    return Ranking(rule, tuple(places), tuple(breaks), bye, late)
 
 
 def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
@@ -415,11 +446,20 @@ def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
         obj = r.obj(item, field)
         if obj is None:
             continue
-        r.only(obj, frozenset({"number", "name", "joined", "left"}), field)
+        r.only(obj, frozenset({"number", "name", "joined", "left", "missed", "paid"}), field)
         number = r.whole(obj, "number", f"{field}.number", 1, MAX_PLAYERS)
         name = r.text(obj.get("name"), f"{field}.name", MAX_PLAYER_NAME)
         joined = r.whole(obj, "joined", f"{field}.joined", 1, MAX_ROUNDS, default=1) or 1
         left = r.whole(obj, "left", f"{field}.left", 0, MAX_ROUNDS, required=False)
+        missed: list[int] = []
+        for k, value in enumerate(r.items(obj.get("missed", []), f"{field}.missed", MAX_ROUNDS)):
+            got = r.whole({"m": value}, "m", f"{field}.missed[{k}]", joined, MAX_ROUNDS)
+            if got is not None and got not in missed:
+                missed.append(got)
+        paid = obj.get("paid", False)
+        if not isinstance(paid, bool):
+            r.add("not_boolean", f"{field}.paid", value=paid)
+            paid = False
         if number is None or name is None:
             continue
         if number != i + 1:
@@ -429,7 +469,7 @@ def _players(r: _Reader, raw: object, planned: int) -> list[Player]:
         seen_names.add(skeleton(name))
         if left is not None and left < joined - 1:
             r.add("event_left_before", f"{field}.left", value=left, joined=joined)
-        players.append(Player(number, name, joined, left))
+        players.append(Player(number, name, joined, left, tuple(sorted(missed)), paid))
     del planned
     return players
 
@@ -447,7 +487,7 @@ def _round(
     obj = r.obj(raw, field)
     if obj is None:
         return None
-    r.only(obj, frozenset({"number", "tables", "byes"}), field)
+    r.only(obj, frozenset({"number", "tables", "byes", "started"}), field)
     number = i + 1
     if obj.get("number", number) != number:
         r.add("event_numbers", f"{field}.number", value=obj.get("number"), expected=number)
@@ -612,13 +652,13 @@ def dump_event(event: EventRecord) -> dict[str, object]:
         "rule": c.ranking.rule.value,
         "tie_breaks": [t.value for t in c.ranking.tie_breaks],
         "bye": c.ranking.bye,
+        "late": c.ranking.late.value,
     }
     if c.ranking.places:
         ranking["places"] = list(c.ranking.places)
     out["ranking"] = ranking
-    out["players"] = [
-        {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left} for p in c.players
-    ]
+    out["time_zone"] = event.time_zone
+    out["players"] = [player_json(p) for p in c.players]
     games = event.games or {}
     rounds = []
     for played in c.played:
@@ -631,7 +671,10 @@ def dump_event(event: EventRecord) -> dict[str, object]:
             if (played.number, table.number) in games:
                 item["game"] = dict(games[played.number, table.number])
             tables.append(item)
-        rounds.append({"number": played.number, "tables": tables, "byes": list(played.byes)})
+        item = {"number": played.number, "tables": tables, "byes": list(played.byes)}
+        if event.started and played.number in event.started:
+            item["started"] = event.started[played.number]
+        rounds.append(item)
     out["rounds"] = rounds
     out["history"] = [
         {
@@ -645,3 +688,24 @@ def dump_event(event: EventRecord) -> dict[str, object]:
         for h in event.history
     ]
     return out
+
+
+def player_json(player: Player) -> dict[str, object]:
+    """A player as the event file writes it (`missed` and `paid` only when said)."""
+    out: dict[str, object] = {
+        "number": player.number,
+        "name": player.name,
+        "joined": player.joined,
+        "left": player.left,
+    }
+    if player.missed:
+        out["missed"] = list(player.missed)
+    if player.paid:
+        out["paid"] = True
+    return out
+
+
+def default_zone(language: str) -> str:
+    """The time zone a club of this language is in, unless it says: Paris for a
+    French one, UTC otherwise."""
+    return "Europe/Paris" if language == "fr" else "UTC"

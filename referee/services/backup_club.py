@@ -27,7 +27,7 @@ from sqlalchemy import or_, select
 from referee.engine.errors import RulesError
 from referee.engine.messages import LANGUAGES
 from referee.engine.names import fault
-from referee.events.eventfile import parse_event
+from referee.events.eventfile import default_zone, parse_event
 from referee.events.season import parse_rules
 from referee.extensions import db
 from referee.models import (
@@ -82,8 +82,18 @@ def event_document(event: Event, game_uids: dict[int, str]) -> dict[str, Any]:
         "played_on": None if event.played_on is None else event.played_on.isoformat(),
         "version": event.version,
         "created_at": _when(event.created_at),
+        "time_zone": event.time_zone,
+        "self_accept": bool(event.self_accept),
+        "screen": None if event.screen is None else dict(event.screen),
         "players": [
-            {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left}
+            {
+                "number": p.number,
+                "name": p.name,
+                "joined": p.joined,
+                "left": p.left,
+                "missed": list(p.missed or []),
+                "paid": bool(p.paid),
+            }
             for p in event.players
         ],
         "rounds": [
@@ -100,6 +110,7 @@ def event_document(event: Event, game_uids: dict[int, str]) -> dict[str, Any]:
                 "accepted_by": t.accepted_by,
                 "correcting": t.correcting,
                 "table_token": t.table_token,
+                "overtime": bool(t.overtime),
             }
             for t in event.tables
         ],
@@ -130,6 +141,7 @@ def seasons_document(seasons: list[Season], event_uids: dict[int, str]) -> dict[
                 "rules": dict(s.rules or {}),
                 "language": s.language,
                 "created_at": _when(s.created_at),
+                "aliases": None if s.aliases is None else dict(s.aliases),
                 "events": [event_uids[e.event_id] for e in s.events if e.event_id in event_uids],
             }
             for s in seasons
@@ -202,6 +214,10 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
             "rules": lambda v: v is None or isinstance(v, dict),
             "ranking": lambda v: v is None or isinstance(v, dict),
             "prizes": lambda v: v is None or isinstance(v, dict),
+            # Written since the concours's afternoon (a backup before lacks them).
+            "time_zone": lambda v: v is None or _text(v, 40),
+            "self_accept": lambda v: v is None or isinstance(v, bool),
+            "screen": lambda v: v is None or isinstance(v, dict),
         },
         data,
         "",
@@ -215,6 +231,8 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
                 "name": lambda v: _text(v, 80, optional=False),
                 "joined": _is_int,
                 "left": lambda v: v is None or _is_int(v),
+                "missed": lambda v: v is None or _is_ints(v),
+                "paid": lambda v: v is None or isinstance(v, bool),
             },
             p,
             f"players[{i}].",
@@ -236,6 +254,7 @@ def check_event(data: object, token: re.Pattern[str], uid: re.Pattern[str]) -> d
                 "accepted_by": lambda v: _text(v, 80),
                 "correcting": lambda v: _text(v, 200),
                 "table_token": lambda v: v is None or link(v),
+                "overtime": lambda v: v is None or isinstance(v, bool),
             },
             t,
             f"tables[{i}].",
@@ -284,6 +303,11 @@ def check_seasons(data: object, token: re.Pattern[str]) -> list[dict[str, Any]]:
                 "language": lambda v: v in LANGUAGES,
                 "created_at": is_time,
                 "events": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
+                "aliases": lambda v: v is None
+                or (
+                    isinstance(v, dict)
+                    and all(_text(k, 80, False) and _text(x, 80, False) for k, x in v.items())
+                ),
             },
             s,
             f"seasons[{i}].",
@@ -324,9 +348,19 @@ def _event_rows(data: dict[str, Any], games: dict[str, int]) -> Event:
         played_on=None if data["played_on"] is None else date.fromisoformat(data["played_on"]),
         version=data["version"],
         created_at=datetime.fromisoformat(data["created_at"]),
+        time_zone=data.get("time_zone") or default_zone(data.get("language") or "fr"),
+        self_accept=bool(data.get("self_accept")),
+        screen=data.get("screen"),
     )
     event.players = [
-        EventPlayer(number=p["number"], name=p["name"], joined=p["joined"], left=p["left"])
+        EventPlayer(
+            number=p["number"],
+            name=p["name"],
+            joined=p["joined"],
+            left=p["left"],
+            missed=list(p.get("missed") or []),
+            paid=bool(p.get("paid")),
+        )
         for p in data["players"]
     ]
     event.rounds = [
@@ -347,6 +381,7 @@ def _event_rows(data: dict[str, Any], games: dict[str, int]) -> Event:
             accepted_by=t["accepted_by"],
             correcting=t["correcting"],
             table_token=t["table_token"],
+            overtime=bool(t.get("overtime")),
         )
         for t in data["tables"]
     ]
@@ -412,6 +447,7 @@ def insert_season(data: dict[str, Any]) -> list[str]:
         rules=dict(data["rules"]),
         language=data["language"],
         created_at=datetime.fromisoformat(data["created_at"]),
+        aliases=data.get("aliases"),
     )
     season.events = [
         SeasonEvent(event_id=found[u], position=i)

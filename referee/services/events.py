@@ -15,6 +15,8 @@ no longer change it, the director can (with a reason, kept in the history).
 from __future__ import annotations
 
 import datetime
+import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -24,7 +26,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -46,12 +48,29 @@ from referee.events.concours import (
     rank,
 )
 from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS
-from referee.events.eventfile import EventRecord, Length, concours_facts, parse_event
+from referee.events.eventfile import (
+    EventRecord,
+    Length,
+    concours_facts,
+    default_zone,
+    parse_event,
+    player_json,
+)
 from referee.events.prizes import Pot, Prizes, by_place, pot_of, share_out
 from referee.events.prizes import as_json as prizes_json
 from referee.events.prizes import parse as parse_prizes
 from referee.extensions import db
-from referee.models import Event, EventChange, EventPlayer, EventRound, EventTable, Game, utcnow
+from referee.models import (
+    Change,
+    Deal,
+    Event,
+    EventChange,
+    EventPlayer,
+    EventRound,
+    EventTable,
+    Game,
+    utcnow,
+)
 from referee.services import games as game_service
 from referee.services.games import StaleVersion, _commit_or_stale
 
@@ -106,6 +125,74 @@ def round_full(game_id: int, deals: int) -> tuple[Event, EventTable] | None:
     event, table = found
     length = event.length_deals
     return found if length is not None and deals >= length and not table.correcting else None
+
+
+#: Why a concours table's game takes no more deals (`closed`).
+FULL = "full"
+BELL = "bell"
+
+
+def closed(game_id: int, deals: int) -> tuple[Event, EventTable, str] | None:
+    """The concours table whose game this is, when it may take no more deals, and
+    why: its round's `deals` are all in (FULL), or its timed round's time is up
+    and the deal in play at the bell is in (BELL: the rule "when time is up, the
+    deal in play is the last"), unless the director let the table play on. A
+    correction under way takes what the director enters."""
+    found = table_of_game(game_id)
+    if found is None:
+        return None
+    event, table = found
+    if table.correcting or table.round != len(event.rounds):
+        return None
+    if event.length_deals is not None:
+        return (event, table, FULL) if deals >= event.length_deals else None
+    end = ends_at(event)
+    if end is None or utcnow() < end or table.overtime:
+        return None
+    return (event, table, BELL) if deals_after(table, end) >= 1 else None
+
+
+def deals_after(table: EventTable, moment: datetime.datetime) -> int:
+    """The deals of the table's game recorded after `moment` (the bell)."""
+    if table.game_id is None:
+        return 0
+    found = db.session.scalar(
+        select(func.count(Deal.id)).where(Deal.game_id == table.game_id, Deal.created_at >= moment)
+    )
+    return int(found or 0)
+
+
+def table_key(event: Event, number: int) -> str:
+    """Table `number`'s own secret, printed in its card's QR code (the same all
+    event): with it a phone enters the table's deals and accepts its result; the
+    tables' public link alone only reads. Derived from the director's link, so
+    nothing is stored and nobody without that link can make one."""
+    digest = hmac.new(event.token.encode(), f"table:{number}".encode(), hashlib.sha256)
+    return digest.hexdigest()[:16]
+
+
+def key_fits(event: Event, number: int, key: object) -> bool:
+    return isinstance(key, str) and hmac.compare_digest(key, table_key(event, number))
+
+
+def director_pin(event: Event) -> str:
+    """The director's PIN (four digits, on the director's page only): typed at a
+    table's phone, it allows what is out of place there (the phone that entered
+    the deals accepting them)."""
+    digest = hmac.new(event.token.encode(), b"pin", hashlib.sha256).digest()
+    return f"{int.from_bytes(digest[:4], 'big') % 10000:04d}"
+
+
+def entered_by(table: EventTable, phone: str | None) -> bool:
+    """Whether the phone `phone` recorded a deal of the table's game."""
+    if phone is None or table.game_id is None:
+        return False
+    found = db.session.scalar(
+        select(Change.id)
+        .where(Change.game_id == table.game_id, Change.action == "add", Change.phone == phone)
+        .limit(1)
+    )
+    return found is not None
 
 
 def card_of(play_token: str, number: int) -> tuple[Event, EventTable] | None:
@@ -171,12 +258,8 @@ def _file_of(
         else {"minutes": event.length_minutes},
         "currency": event.currency,
         "ranking": dict(event.ranking or {}),
-        "players": players
-        if players is not None
-        else [
-            {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left}
-            for p in event.players
-        ],
+        "players": players if players is not None else [_player_json(p) for p in event.players],
+        "time_zone": event.time_zone or default_zone(event.language or "fr"),
     }
     if event.entry_fee:
         out["entry_fee"] = event.entry_fee
@@ -209,7 +292,14 @@ def _file_of(
                 item["game"] = _cut(game_service.export(table.game_row), event.length_deals)
                 item["accepted"] = False
             tables.append(item)
-        rounds.append({"number": played.number, "tables": tables, "byes": list(played.byes)})
+        rounds.append(
+            {
+                "number": played.number,
+                "tables": tables,
+                "byes": list(played.byes),
+                "started": played.started_at.isoformat(timespec="seconds"),
+            }
+        )
     out["rounds"] = rounds
     # A correction, as the director applied it: its reason, the totals before and after.
     out["history"] = [
@@ -225,6 +315,13 @@ def _file_of(
         if c.action in ("apply", "corrected") and c.reason
     ]
     return out
+
+
+def _player_json(p: EventPlayer) -> dict[str, Any]:
+    """A player row as the event file writes it."""
+    return player_json(
+        Player(p.number, p.name, p.joined, p.left, tuple(p.missed or ()), bool(p.paid))
+    )
 
 
 def file_of(event: Event) -> dict[str, Any]:
@@ -243,7 +340,10 @@ def _cut(record: dict[str, Any], deals: int | None) -> dict[str, Any]:
 def concours_of(event: Event) -> Concours:
     """The event as the rules see it (accepted results only rank)."""
     lowest, sides = concours_facts(event.game, event.rules or {}, event.table_size)
-    players = tuple(Player(p.number, p.name, p.joined, p.left) for p in event.players)
+    players = tuple(
+        Player(p.number, p.name, p.joined, p.left, tuple(p.missed or ()), bool(p.paid))
+        for p in event.players
+    )
     played = []
     for r in event.rounds:
         tables = tuple(
@@ -294,6 +394,8 @@ class Setup:
     language: str = "fr"
     #: The day of the concours, as "YYYY-MM-DD" (the file's `date`).
     played_on: str | None = None
+    #: The club's time zone (None: the language's, `default_zone`).
+    time_zone: str | None = None
 
 
 #: What a pasted list puts before a name: a number and its punctuation ("3.",
@@ -344,6 +446,8 @@ def create(setup: Setup) -> Event:
         data["place"] = setup.place
     if setup.played_on:
         data["date"] = setup.played_on
+    if setup.time_zone:
+        data["time_zone"] = setup.time_zone
     record = parse_event(data)
     event = _event_from(record)
     db.session.add(event)
@@ -359,6 +463,7 @@ def _event_from(record: EventRecord) -> Event:
         "rule": c.ranking.rule.value,
         "tie_breaks": [t.value for t in c.ranking.tie_breaks],
         "bye": c.ranking.bye,
+        "late": c.ranking.late.value,
     }
     if c.ranking.places:
         ranking["places"] = list(c.ranking.places)
@@ -379,10 +484,19 @@ def _event_from(record: EventRecord) -> Event:
         played_on=record.date,
         prizes=None if record.prizes is None else prizes_json(record.prizes),
         language=record.language,
+        time_zone=record.time_zone,
         version=0,
     )
     event.players = [
-        EventPlayer(number=p.number, name=p.name, joined=p.joined, left=p.left) for p in c.players
+        EventPlayer(
+            number=p.number,
+            name=p.name,
+            joined=p.joined,
+            left=p.left,
+            missed=list(p.missed),
+            paid=p.paid,
+        )
+        for p in c.players
     ]
     return event
 
@@ -411,10 +525,7 @@ def check_in(event: Event, text: str, version: int | None = None) -> list[str]:
                 "event_too_many", "players", count=len(event.players) + len(names), high=MAX_PLAYERS
             )
         )
-    players = [
-        {"number": p.number, "name": p.name, "joined": p.joined, "left": p.left}
-        for p in event.players
-    ]
+    players = [_player_json(p) for p in event.players]
     joined = _next_round(event)
     for i, name in enumerate(names, len(players) + 1):
         players.append({"number": i, "name": name, "joined": joined, "left": None})
@@ -431,15 +542,140 @@ def check_in(event: Event, text: str, version: int | None = None) -> list[str]:
     return names
 
 
+def _player(event: Event, number: int) -> EventPlayer:
+    player = next((p for p in event.players if p.number == number), None)
+    if player is None:
+        raise LookupError(number)
+    return player
+
+
 def withdraw(event: Event, number: int, version: int | None = None) -> None:
     """The player leaves after the last round drawn (before the first: they never
-    played, and leave the list's count but keep their number)."""
+    played, and leave the pot unless marked paid, but keep their number)."""
     _check_version(event, version)
-    player = next((p for p in event.players if p.number == number), None)
-    if player is None or player.left is not None:
+    player = _player(event, number)
+    if player.left is not None:
         raise LookupError(number)
     player.left = max(len(event.rounds), player.joined - 1)
     _log(event, "withdraw", after=player.name, round=len(event.rounds))
+
+
+def come_back(event: Event, number: int, version: int | None = None) -> list[int]:
+    """Undo a withdrawal: the player is in again from the next round, as a late
+    arrival; the rounds drawn meanwhile are missed (scored as the concours states
+    for late arrivals). The rounds missed are returned."""
+    _check_version(event, version)
+    player = _player(event, number)
+    if player.left is None:
+        raise LookupError(number)
+    start = max(player.left + 1, player.joined)
+    away = [r for r in range(start, len(event.rounds) + 1)]
+    player.missed = sorted({*(player.missed or ()), *away})
+    player.left = None
+    _log(event, "come-back", after=player.name, round=len(event.rounds))
+    return away
+
+
+def _renumber(event: Event, players: list[dict[str, Any]]) -> None:
+    """Write the list `players` over the event's rows, numbered 1, 2, … (before the
+    first round, when a number is only the order of the list)."""
+    for i, p in enumerate(players, 1):
+        p["number"] = i
+    parse_event(_file_of(event, players=players, head_only=True))  # RulesError
+    rows = sorted(event.players, key=lambda r: r.number)
+    # Numbers are unique per event: free them first, then write the new ones.
+    for row in rows:
+        row.number = -row.number
+    db.session.flush()
+    while len(rows) > len(players):
+        gone = rows.pop()
+        event.players.remove(gone)
+    for row, p in zip(rows, players, strict=False):
+        row.number, row.name, row.paid = p["number"], p["name"], bool(p.get("paid"))
+    for p in players[len(rows) :]:
+        event.players.append(
+            EventPlayer(number=p["number"], name=p["name"], joined=1, paid=bool(p.get("paid")))
+        )
+
+
+def remove_player(event: Event, number: int, version: int | None = None) -> str:
+    """Take a player off the list before the first round (a name typed by mistake,
+    someone who went home): the next ones move up a number, the pot loses a fee.
+    Once a round is drawn, a player who leaves withdraws (their rounds stay)."""
+    _check_version(event, version)
+    if event.rounds:
+        raise RulesError([problem("event_player_drawn", "players")])
+    player = _player(event, number)
+    players = [_player_json(p) for p in event.players if p.number != number]
+    with _whole():
+        _renumber(event, players)
+        _log(
+            event,
+            "remove",
+            before={"number": number, "name": player.name, "paid": bool(player.paid)},
+        )
+    return player.name
+
+
+def put_back(event: Event, change_id: int, version: int | None = None) -> str:
+    """Undo a removal (`remove_player`): the player is back at their number, before
+    the first round, unless their name was checked in again meanwhile."""
+    _check_version(event, version)
+    change = next((c for c in event.changes if c.id == change_id), None)
+    if change is None or change.action != "remove" or not isinstance(change.before, dict):
+        raise LookupError(change_id)
+    if event.rounds:
+        raise RulesError([problem("event_player_drawn", "players")])
+    name = str(change.before.get("name", ""))
+    if any(p.name.casefold() == name.casefold() for p in event.players):
+        raise RulesError([problem("event_twice", "name", value=name)])
+    players = [_player_json(p) for p in event.players]
+    at = min(max(int(change.before.get("number", 1)) - 1, 0), len(players))
+    players.insert(at, {"name": name, "joined": 1, "paid": bool(change.before.get("paid"))})
+    with _whole():
+        _renumber(event, players)
+        change.action = "removed"  # undone: not offered again
+        _log(event, "put-back", after=name)
+    return name
+
+
+def rename_player(event: Event, number: int, name: str, version: int | None = None) -> bool:
+    """Give a checked-in player another name (a typo): the ranking, the prints and the
+    season follow, and so do the games of the round in play. False when the name is
+    the same; refused like a name checked in (too long, another player's)."""
+    _check_version(event, version)
+    player = _player(event, number)
+    new = clean(name)
+    if new == player.name:
+        return False
+    players = [_player_json(p) for p in event.players]
+    for p in players:
+        if p["number"] == number:
+            p["name"] = new
+    try:
+        parse_event(_file_of(event, players=players, head_only=True))
+    except RulesError as error:  # said of the name, whichever player the file blames
+        raise RulesError([replace(p, field="name") for p in error.problems]) from None
+    before = player.name
+    with _whole():
+        player.name = new
+        for table in event.tables:
+            game = table.game_row
+            if table.round == len(event.rounds) and game is not None and number in table.seats:
+                game_service.rename_seat(game, table.seats.index(number), new)
+        _log(event, "rename", before=before, after=new)
+    return True
+
+
+def set_paid(event: Event, number: int, paid: bool, version: int | None = None) -> None:
+    """The director marks a player's entry fee paid (or not): a player who paid
+    counts in the pot even if they never play."""
+    _check_version(event, version)
+    player = _player(event, number)
+    if bool(player.paid) == paid:
+        return
+    player.paid = paid
+    _log(event, "paid", after=paid)
 
 
 def set_rounds(event: Event, rounds: int, version: int | None = None) -> None:
@@ -594,6 +830,11 @@ class Status:
     accepted: bool
     #: Seconds left in a timed round (None: a round of deals), never below 0.
     left: int | None
+    #: A timed round's time is up, and the deal in play at the bell is not in yet
+    #: (or there was none: the table says so when it accepts).
+    in_play: bool = False
+    #: The director let the table play on after the bell.
+    overtime: bool = False
 
 
 def ends_at(event: Event) -> datetime.datetime | None:
@@ -611,20 +852,43 @@ def status(event: Event, table: EventTable) -> Status:
     finished = bool(scored is not None and scored.standings.finished)
     end = ends_at(event)
     left = None if end is None else max(0, int((end - utcnow()).total_seconds()))
+    in_play = False
     if event.length_deals:
         ready = deals >= event.length_deals or finished
+    elif left == 0 and end is not None and not finished:
+        # "When time is up, the deal in play is the last": over once it is in.
+        last_in = deals_after(table, end) >= 1
+        ready = deals >= 1 and last_in and not table.overtime
+        in_play = not last_in and not table.overtime
     else:
-        ready = deals >= 1 and (left == 0 or finished)
+        ready = finished
     if table.accepted is not None:  # what counts, even while a correction is under way
         scores = list(table.accepted)
-    return Status(deals, scores, ready, table.accepted is not None, left)
+    return Status(deals, scores, ready, table.accepted is not None, left, in_play, table.overtime)
 
 
-def accept(event: Event, table: EventTable, who: str | None, version: int | None = None) -> None:
-    """An opponent (`who`, a player of the table; None: the director) accepts the
-    table's result: its totals are kept and the table's phones lose the game's
-    editors' link (the director alone may change it now). Not held to the event's
-    `version`: tables finishing together accept each their own result.
+def accept(
+    event: Event,
+    table: EventTable,
+    who: str | None,
+    version: int | None = None,
+    *,
+    phone: str | None = None,
+    pin: str | None = None,
+    none_in_play: bool = False,
+    reason: str | None = None,
+) -> None:
+    """An opponent (`who`, a player of the table; None: the director, saying why in
+    `reason`) accepts the table's result: its totals are kept and the table's
+    phones lose the game's editors' link (the director alone may change it now).
+    Not held to the event's `version`: tables finishing together accept each
+    their own result.
+
+    A table's acceptance is the opponents' check (the Bridgemate rule): the phone
+    `phone` that entered deals at the table accepts only with the director's
+    `pin`, or where the director lets one phone serve a table (`self_accept`).
+    After the bell of a timed round, the deal in play is entered first, unless the
+    table says none was (`none_in_play`). The history keeps from which phone.
 
     Once only, whatever the phones racing to do it: the result is claimed by one
     conditional update (the others find it taken: LookupError), and the event's
@@ -632,21 +896,41 @@ def accept(event: Event, table: EventTable, who: str | None, version: int | None
     del version
     if table.round != len(event.rounds) or table.accepted is not None:
         raise LookupError(table.number)
-    seated = {p.number: p.name for p in event.players}
-    if who is not None and who not in {seated[s] for s in table.seats}:
-        raise RulesError([problem("seat_missing", "who")])
     state = status(event, table)
-    if not state.ready:
-        raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
+    came: dict[str, Any] | None = None
+    if who is None:
+        reason = " ".join((reason or "").split())
+        if not reason or len(reason) > eventfile.MAX_REASON:
+            raise RulesError([problem("missing", "reason")])
+    else:
+        seated = {p.number: p.name for p in event.players}
+        if who not in {seated[s] for s in table.seats}:
+            raise RulesError([problem("seat_missing", "who")])
+        if not state.ready and not (none_in_play and state.in_play and state.deals >= 1):
+            if state.in_play:
+                raise RulesError([problem("event_deal_in_play", None)])
+            raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
+        entered = entered_by(table, phone)
+        allowed = bool(pin) and hmac.compare_digest(str(pin).strip(), director_pin(event))
+        if entered and not event.self_accept and not allowed:
+            raise RulesError([problem("event_accept_own", "pin")])
+        came = {"phone": (phone or "")[:8], "entered": entered, "pin": allowed}
+        reason = who
     game = table.game_row
     # One write: the claim, the game's new link, the history line and the version.
     with _whole():
-        _claim(event, table, who, state.scores, game)
+        _claim(event, table, who, state.scores, game, reason, came)
     db.session.expire(table)
 
 
 def _claim(
-    event: Event, table: EventTable, who: str | None, scores: list[int], game: Game | None
+    event: Event,
+    table: EventTable,
+    who: str | None,
+    scores: list[int],
+    game: Game | None,
+    reason: str | None,
+    came: dict[str, Any] | None,
 ) -> None:
     """`accept`'s write, committed once."""
     claimed = db.session.execute(
@@ -663,7 +947,126 @@ def _claim(
         raise LookupError(table.number)  # another phone's: `_whole` rolls back
     if game is not None:
         game_service.rotate(game, "editor", commit=False)
-    _log_counted(event, "accept", round=table.round, table=table.number, after=scores, reason=who)
+    _log_counted(
+        event,
+        "accept",
+        round=table.round,
+        table=table.number,
+        after=scores,
+        reason=reason,
+        before=came if who is not None else DIRECTOR,
+    )
+
+
+def let_play_on(event: Event, table: EventTable, on: bool, version: int | None = None) -> None:
+    """The director lets a table play on after the bell of a timed round (a deal
+    begun before the bell and misdealt, a table that started late), or stops it."""
+    _check_version(event, version)
+    if table.round != len(event.rounds) or table.accepted is not None:
+        raise LookupError(table.number)
+    table.overtime = on
+    _log(event, "overtime", round=table.round, table=table.number, after=on)
+
+
+def reopen(event: Event, table: EventTable, reason: str, version: int | None = None) -> Game:
+    """The director opens the table's game again (its phone lost the link, or the
+    game is gone): a new game of the same players in the same seats, its deals to
+    enter again; the old one, if any, stays as it was. With a reason, kept."""
+    _check_version(event, version)
+    reason = _reason(reason)
+    if table.round != len(event.rounds) or table.accepted is not None:
+        raise LookupError(table.number)
+    names = {p.number: p.name for p in event.players}
+    with _whole():
+        game = _open_game(event, [names[s] for s in table.seats])
+        table.game_id = game.id
+        table.overtime = False
+        _log(event, "reopen", round=table.round, table=table.number, reason=reason)
+    db.session.expire(table)
+    return game
+
+
+def by_hand(
+    event: Event, table: EventTable, scores: list[int], reason: str, version: int | None = None
+) -> None:
+    """The director enters a table's result by hand (its phone lost, its game on
+    paper): each seat's total, accepted at once, with a reason kept."""
+    _check_version(event, version)
+    reason = _reason(reason)
+    if table.round != len(event.rounds) or table.accepted is not None:
+        raise LookupError(table.number)
+    if len(scores) != len(table.seats) or any(abs(x) > eventfile.MAX_SCORE for x in scores):
+        raise RulesError(
+            [problem("out_of_range", "scores", value=len(scores), low=len(table.seats))]
+        )
+    with _whole():
+        claimed = db.session.execute(
+            update(EventTable)
+            .where(EventTable.id == table.id, EventTable.accepted.is_(None))
+            .values(accepted=list(scores), accepted_by=DIRECTOR)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            raise LookupError(table.number)
+        if table.game_row is not None:
+            game_service.rotate(table.game_row, "editor", commit=False)
+        _log_counted(
+            event,
+            "by-hand",
+            round=table.round,
+            table=table.number,
+            after=list(scores),
+            reason=reason,
+        )
+    db.session.expire(table)
+
+
+#: The TV's slides, in the order it shows them (`Event.screen`).
+SLIDES = ("ranking", "tables", "names", "prizes", "results")
+#: Seconds a TV slide stays, by default and at the extremes.
+SLIDE_SECONDS, SLIDE_LOW, SLIDE_HIGH = 12, 4, 120
+
+
+def screen_of(event: Event) -> tuple[tuple[str, ...], int]:
+    """The slides the TV shows, in turn, and each one's seconds."""
+    stated = event.screen or {}
+    slides = tuple(s for s in SLIDES if s in (stated.get("slides") or SLIDES)) or SLIDES
+    seconds = stated.get("seconds")
+    if not isinstance(seconds, int) or not SLIDE_LOW <= seconds <= SLIDE_HIGH:
+        seconds = SLIDE_SECONDS
+    return slides, seconds
+
+
+def set_settings(
+    event: Event,
+    *,
+    self_accept: bool,
+    slides: list[str],
+    seconds: int | None,
+    version: int | None = None,
+) -> None:
+    """The director's settings that may change during the event: whether the phone
+    that entered a table's deals may accept them (one phone a table), the TV's
+    slides and how long each stays."""
+    _check_version(event, version)
+    if seconds is not None and not SLIDE_LOW <= seconds <= SLIDE_HIGH:
+        raise RulesError(
+            [problem("out_of_range", "seconds", value=seconds, low=SLIDE_LOW, high=SLIDE_HIGH)]
+        )
+    chosen = [s for s in SLIDES if s in slides]
+    if not chosen:
+        raise RulesError([problem("missing", "slides")])
+    event.self_accept = self_accept
+    event.screen = {"slides": chosen, "seconds": seconds or SLIDE_SECONDS}
+    _log(event, "settings", after={"self_accept": self_accept, **event.screen})
+
+
+def _reason(text: str | None) -> str:
+    """A director's reason, as kept in the history: required, one line, 200 at most."""
+    reason = " ".join((text or "").split())
+    if not reason or len(reason) > eventfile.MAX_REASON:
+        raise RulesError([problem("missing", "reason")])
+    return reason
 
 
 def _log_counted(event: Event, action: str, **fields: Any) -> None:
@@ -801,9 +1204,17 @@ def _import(record: EventRecord) -> Event:
     db.session.add(event)
     db.session.flush()
     games = record.games or {}
+    started = record.started or {}
     for played in record.concours.played:
+        at = started.get(played.number)
         event.rounds.append(
-            EventRound(event_id=event.id, number=played.number, byes=list(played.byes))
+            EventRound(
+                event_id=event.id,
+                number=played.number,
+                byes=list(played.byes),
+                # As the file says it started (an import is not the round's start).
+                started_at=_time_of(at) if at else utcnow(),
+            )
         )
         for t in played.tables:
             game_id = None
@@ -880,11 +1291,24 @@ def loaded(event_id: int, *, whole: bool = True) -> Event | None:
     return event
 
 
+def paying(event: Event) -> int:
+    """The players whose entry fee is in the pot: those who played a round (or sit
+    in the round to come: checked in and not withdrawn) and those the director
+    marked paid. A name removed before the first round, or a player who withdrew
+    before playing, pays nothing unless marked paid."""
+    drawn = set()
+    for table in event.tables:
+        drawn.update(table.seats)
+    for played in event.rounds:
+        drawn.update(played.byes)
+    return sum(1 for p in event.players if p.paid or p.left is None or p.number in drawn)
+
+
 def money(event: Event) -> Decimal | None:
-    """The entry fees collected: the fee times the players checked in."""
+    """The entry fees collected: the fee times the players paying (`paying`)."""
     if not event.entry_fee:
         return None
-    return Decimal(event.entry_fee) * len(event.players)
+    return Decimal(event.entry_fee) * paying(event)
 
 
 @dataclass(frozen=True)
@@ -909,7 +1333,7 @@ def purse(event: Event, lines: tuple[Line, ...]) -> Purse | None:
     prizes = parse_prizes(event.prizes)
     assert prizes is not None
     fee = Decimal(event.entry_fee) if event.entry_fee else None
-    pot = pot_of(fee, len(event.players), prizes)
+    pot = pot_of(fee, paying(event), prizes)
     places = by_place(prizes, pot.pot)
     return Purse(prizes, pot, places, share_out(places, [line.rank for line in lines]))
 

@@ -1067,10 +1067,23 @@ def sign(game: Game, seat: int, phone: str, version: int) -> None:
 def rename(game: Game, seat: int, name: str, version: int) -> bool:
     """Give the player of `seat` another name (a typo, a substitute): every line and
     the sheet use it, the history keeps the old one. The engine checks the name.
-    False when the name is the same; StaleVersion if the game changed since."""
+    False when the name is the same; StaleVersion if the game changed since;
+    InConcours for a concours table's game (its names are the director's: the
+    ranking's and the draw's, `services.events.rename_player`)."""
     _check_version(game, version)
     if not 0 <= seat < len(game.players):
         raise LookupError(seat)
+    if in_concours(game):
+        raise InConcours()
+    changed = rename_seat(game, seat, name)
+    if changed:
+        _commit_or_stale()
+    return changed
+
+
+def rename_seat(game: Game, seat: int, name: str) -> bool:
+    """`rename`'s change, not committed: a concours's director renames a player in
+    the event and in the games of the round in play, in one write."""
     players = list(game.players)
     before = players[seat]
     players[seat] = clean(name)
@@ -1091,7 +1104,6 @@ def rename(game: Game, seat: int, name: str, version: int) -> bool:
         )
     )
     _touch(game, standings, parsed)
-    _commit_or_stale()
     return True
 
 
@@ -1116,7 +1128,10 @@ def again(game: Game) -> Game:
     commit, then refuses it), which then reads the winner's game. No lock to hold,
     nothing to clean up if a request dies halfway. The finished game gets a new
     version in the same commit, so that its pages (cached per version) show the
-    link to the next game at once."""
+    link to the next game at once. Never for a concours table's game (InConcours):
+    its table's next game is the next round's, drawn by the director."""
+    if in_concours(game):
+        raise InConcours()
     for _attempt in range(3):
         found = next_game(game)
         if found is not None:
@@ -1154,8 +1169,15 @@ class CannotRemove(Exception):
 
 
 class InConcours(CannotRemove):
-    """A concours table's game is never removed: its round would wait for it for
-    good (issue 51's trial: one tap at a table's phone stalled a round)."""
+    """A concours table's game is never removed, renamed or followed by another
+    game from its table's phones: its round would wait for it for good (a table's
+    phone that removed its game stalled a round). Only the director changes it."""
+
+
+def in_concours(game: Game) -> bool:
+    """Whether the game is a concours table's (its round waits for it)."""
+    found = db.session.scalar(select(EventTable.id).where(EventTable.game_id == game.id).limit(1))
+    return found is not None
 
 
 def remove(game: Game, version: int) -> None:
@@ -1165,7 +1187,7 @@ def remove(game: Game, version: int) -> None:
     the versioned DELETE match nothing: the deal wins), CannotRemove if it has deals."""
     if game.deals:
         raise CannotRemove()
-    if db.session.scalar(select(EventTable.id).where(EventTable.game_id == game.id).limit(1)):
+    if in_concours(game):
         raise InConcours()
     _check_version(game, version)
     if game.next_of is not None:

@@ -10,12 +10,15 @@ event version, paper size and language, then kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, replace
 
 from flask import Blueprint, Response, abort, render_template
 from flask_babel import force_locale
 
-from referee.events.concours import Concours, Figure, Line
+from referee.engine.errors import RulesError
+from referee.events.concours import Concours, Figure, Line, Played, Table, draw_next
+from referee.events.draw import Format, Round
 from referee.models import Event
 from referee.services import events as service
 from referee.web.browser import remember_in
@@ -47,6 +50,8 @@ class Seat:
     score: int | None  # the table score accepted for the player
     points: Figure | None  # the ranking points of the round
     bye: bool = False
+    #: The player was not in the event that round (late, or away for a time).
+    late: bool = False
 
 
 def table_count(event: Event) -> int:
@@ -98,7 +103,53 @@ def routes(event: Event, concours: Concours, lines: tuple[Line, ...]) -> dict[in
                 out.setdefault(number, []).append(
                     Seat(r.number, None, None, (), (), None, points, True)
                 )
+                seen.add(number)
+        # A late arrival's rounds before they came, a round missed while away: a row
+        # each, with what it scored, so that the rows add up to the total.
+        for player in concours.players:
+            if player.number not in seen and player.absent(r.number):
+                points = _points(line_of.get(player.number), r.number)
+                out.setdefault(player.number, []).append(
+                    Seat(r.number, None, None, (), (), None, points, late=True)
+                )
     return out
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The rounds still to draw, when the whole draw is known (nobody comes or goes
+    before them): each player's table and seat by round, and the draw's code, which
+    the slips print so that a slip of another draw is told apart at a glance."""
+
+    code: str
+    seats: dict[int, dict[int, tuple[int, int] | None]]
+
+
+def planned(concours: Concours) -> Planned:
+    """The rest of the draw as it will be made if nobody comes or goes: each round
+    drawn as the director's "Draw" would, in turn (the draw is seeded, so the same
+    each time). A Swiss draw (fixed pairs) reads the results: none is known."""
+    seats: dict[int, dict[int, tuple[int, int] | None]] = {}
+    rounds: list[Round] = []
+    now = concours
+    if concours.format is not Format.PAIRS:
+        for number in range(len(concours.played) + 1, concours.rounds + 1):
+            try:
+                seating = draw_next(now)
+            except RulesError:
+                break
+            rounds.append(seating)
+            tables = tuple(Table(i, seats_) for i, seats_ in enumerate(seating.tables, 1))
+            now = replace(now, played=(*now.played, Played(number, tables, seating.byes)))
+            for t in tables:
+                for seat, player in enumerate(t.seats, 1):
+                    seats.setdefault(player, {})[number] = (t.number, seat)
+            for player in seating.byes:
+                seats.setdefault(player, {})[number] = None
+    drawn = [p.seating for p in concours.played] + rounds
+    text = repr([(r.tables, r.byes) for r in drawn]) + repr(concours.seed)
+    code = f"{zlib.crc32(text.encode()) & 0xFFFF:04X}"
+    return Planned(code, seats)
 
 
 def document_html(event: Event, kind: str, size: str) -> str:
@@ -107,7 +158,14 @@ def document_html(event: Event, kind: str, size: str) -> str:
         shown = common(event)
 
         def play(number: int) -> str:
-            return public_url("events.table_game", play_token=event.play_token, number=number)
+            # The table's own code in its QR: its phone enters and accepts; the
+            # tables' link alone only reads.
+            return public_url(
+                "events.table_game",
+                play_token=event.play_token,
+                number=number,
+                k=service.table_key(event, number),
+            )
 
         view_url = public_url("events.public", view_token=event.view_token)
         return render_template(
@@ -119,6 +177,7 @@ def document_html(event: Event, kind: str, size: str) -> str:
             qr=qr_svg,
             view_url=view_url,
             routes=routes(event, shown["concours"], shown["lines"]),
+            plan=planned(shown["concours"]) if kind == "slips" else None,
             lang=event.language or "fr",
         )
 

@@ -10,11 +10,15 @@ views parse forms, call `services.events` and redirect.
 
 from __future__ import annotations
 
+import csv
+import datetime
+import io
 import re
 import time
 import unicodedata
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
@@ -28,13 +32,23 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_decimal, get_locale
+from flask_babel import format_decimal, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import RulesError, problem
 from referee.engine.records import MAX_RECORD_BYTES
-from referee.events.concours import NAMES, SEPARATED, Line, Rule, TieBreak, figure, rank
+from referee.events.concours import (
+    NAMES,
+    SEPARATED,
+    Figure,
+    Line,
+    Rule,
+    TieBreak,
+    figure,
+    rank,
+)
+from referee.events.concours import number as plain
 from referee.events.draw import Format
 from referee.events.eventfile import MAX_EVENT_BYTES
 from referee.events.prizes import Split
@@ -45,14 +59,13 @@ from referee.services import events as service
 from referee.services.games import StaleVersion
 from referee.services.tables import people_at
 from referee.web.board import ordinal
-from referee.web.browser import REMEMBERED, remember_in
+from referee.web.browser import REMEMBERED, phone_id, remember_in
 from referee.web.cache import CachedPage
 from referee.web.format import money
 from referee.web.forms import messages_of, whole
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
 from referee.web.pages import MAX_FILE_NAME, Page, download
-from referee.web.share import qr_svg
 from referee.web.sheets import ascii_name
 from referee.web.tables import my_tables
 
@@ -68,8 +81,44 @@ LATEST: dict[tuple[str, str, str], tuple[float, tuple[str, str, int, str]]] = {}
 #: A shared page is drawn at most this often, in seconds (`_shown`).
 FRESH = 3.0
 
+#: The TV's slides the director may choose among.
+SLIDES = service.SLIDES
+
 #: The tie-breaks a director may choose among, in the order offered.
 TIE_BREAKS = tuple(t.value for t in TieBreak)
+
+
+def club_zone(event: Event) -> datetime.tzinfo:
+    """The club's time zone (UTC when this machine does not know its name)."""
+    try:
+        return ZoneInfo(event.time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return datetime.UTC
+
+
+@bp.app_template_filter("club_time")
+def club_time(moment: datetime.datetime | None, event: Event, pattern: str = "%H:%M") -> str:
+    """A time stored in UTC, as the club's clock on the wall says it."""
+    if moment is None:
+        return ""
+    return moment.replace(tzinfo=datetime.UTC).astimezone(club_zone(event)).strftime(pattern)
+
+
+@bp.app_template_global()
+def round_ends(event: Event) -> datetime.datetime | None:
+    """When the event's round in play ends (a timed round): for the game page's clock."""
+    return service.ends_at(event)
+
+
+@bp.app_template_global()
+def round_alarm() -> int:
+    """Minutes before a timed round's end when every screen warns."""
+    return service.PRE_ALARM
+
+
+@bp.app_template_global()
+def server_now() -> str:
+    return utcnow().isoformat(timespec="seconds") + "Z"
 
 
 def _remember(token: str) -> None:
@@ -385,30 +434,135 @@ def director(token: str) -> str:
         for t in event.tables
         if t.correcting
     }
+    shown = common(event, statuses=True)
+    collected = service.money(event)
     return render_template(
         "events/director.html",
-        **common(event, statuses=True),
+        **shown,
         corrections=corrections,
+        ready_ids=[i for i, st in shown["statuses"].items() if st.ready],
         tables_here=_tables_here(),
         typed_names=session.pop("typed_names", ""),
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
-        play_qr=qr_svg(public_url("events.tables", play_token=event.play_token)),
+        pin=service.director_pin(event),
+        screen=service.screen_of(event),
+        slide_names=slide_names(),
+        pot_words=None
+        if collected is None
+        else ngettext(
+            "%(amount)s (%(num)d player)",
+            "%(amount)s (%(num)d players)",
+            service.paying(event),
+            amount=money(collected, event.currency),
+        ),
         history_words={
             "create": _("concours created"),
             "import": _("concours imported"),
             "check-in": _("players checked in"),
             "withdraw": _("a player withdrew"),
+            "come-back": _("a player came back"),
+            "remove": _("a player taken off the list"),
+            "removed": _("a player taken off the list, then put back"),
+            "put-back": _("a player put back on the list"),
+            "rename": _("a player renamed"),
+            "paid": _("an entry fee marked"),
             "rounds": _("rounds in all changed"),
             "prizes": _("entry fee and prizes stated"),
             "draw": _("round drawn"),
             "accept": _("result accepted"),
+            "by-hand": _("result entered by the director"),
+            "reopen": _("game opened again by the director"),
+            "overtime": _("a table let play on after the bell, or stopped"),
+            "settings": _("settings changed"),
             "correct": _("correction opened"),
             "apply": _("correction applied"),
             "cancel": _("correction given up"),
             "corrected": _("result corrected"),
         },
     )
+
+
+def slide_names() -> list[tuple[str, str]]:
+    """The TV's slides, named for the director."""
+    names = {
+        "ranking": _("Ranking"),
+        "tables": _("The tables"),
+        "names": _("By name"),
+        "prizes": _("Prizes"),
+        "results": _("Latest results"),
+    }
+    return [(s, names[s]) for s in SLIDES]
+
+
+@bp.get("/ev/<view_token>/ranking.csv")
+def ranking_csv(view_token: str) -> Response:
+    """The ranking for a spreadsheet: rank, name, points, each tie-break, each round."""
+    event = loaded_event(service.find_view(view_token))
+    lines = service.ranking(event)
+    breaks = [t for t in (event.ranking or {}).get("tie_breaks", []) if t != "lot"]
+    head = [_("Rank"), _("Player"), _("Points"), *(_(NAMES[t]) for t in breaks)]
+    head += [_("Round %(n)d", n=r + 1) for r in range(len(event.rounds))]
+    head += [_("Separated by")]
+    lang = str(get_locale())
+    rows = [head]
+    for line in lines:
+        rows.append(
+            [
+                str(line.rank),
+                line.name + (f" ({_('withdrawn')})" if line.withdrawn else ""),
+                cell(line.points, lang),
+                *(cell(line.values[TieBreak(t)], lang) for t in breaks),
+                *("" if r is None else cell(r, lang) for r in line.rounds),
+                _(SEPARATED[line.separated_by]) if line.separated_by else "",
+            ]
+        )
+    name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
+    return download(csv_text(rows, lang), "text/csv; charset=utf-8", f"{name}-ranking.csv")
+
+
+@bp.get("/e/<token>/players.csv")
+def players_csv(token: str) -> Response:
+    """The players for a spreadsheet: number, name, from and to which round, paid."""
+    event = director_event(token)
+    rows = [[_("No."), _("Player"), _("From round"), _("Withdrew after round"), _("Paid")]]
+    for p in event.players:
+        rows.append(
+            [
+                str(p.number),
+                p.name,
+                str(p.joined),
+                "" if p.left is None else str(p.left),
+                _("yes") if p.paid else "",
+            ]
+        )
+    name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
+    lang = str(get_locale())
+    return download(csv_text(rows, lang), "text/csv; charset=utf-8", f"{name}-players.csv")
+
+
+def csv_text(rows: list[list[str]], lang: str) -> str:
+    """Rows as a spreadsheet opens them in the reader's language: a French
+    spreadsheet reads semicolons (its decimal mark is the comma), an English one
+    commas; a byte order mark so that accents read right. A cell that a spreadsheet
+    would take for a formula is quoted as text."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";" if lang == "fr" else ",", lineterminator="\r\n")
+    for row in rows:
+        writer.writerow(
+            [c if _NUMBER.fullmatch(c) or c[:1] not in "=+-@" else "'" + c for c in row]
+        )
+    return "\ufeff" + out.getvalue()
+
+
+#: A number as a CSV cell writes it (a spreadsheet reads it as one).
+_NUMBER = re.compile(r"-?[0-9]+(?:[.,][0-9]+)?")
+
+
+def cell(value: Figure, lang: str) -> str:
+    """A ranking figure in a CSV cell: a plain minus, the language's decimal mark."""
+    text = str(plain(value))
+    return text.replace(".", ",") if lang == "fr" else text
 
 
 def _act(event: Event, action: Any) -> BaseResponse:
@@ -489,12 +643,17 @@ def _naming(error: RulesError, typed: list[str], before: int) -> list[str]:
     return said
 
 
-@bp.post("/e/<token>/players/<int:number>/withdraw")
-def withdraw(token: str, number: int) -> BaseResponse:
-    event = director_event(token)
+def _player_name(event: Event, number: int) -> str:
     name = next((p.name for p in event.players if p.number == number), None)
     if name is None:
         abort(404)
+    return name
+
+
+@bp.post("/e/<token>/players/<int:number>/withdraw")
+def withdraw(token: str, number: int) -> BaseResponse:
+    event = director_event(token)
+    name = _player_name(event, number)
 
     def act() -> None:
         service.withdraw(event, number, _version())
@@ -504,8 +663,112 @@ def withdraw(token: str, number: int) -> BaseResponse:
                 name=name,
             )
         )
+        _say_pot(event)
 
     return _act(event, act)
+
+
+@bp.post("/e/<token>/players/<int:number>/back")
+def come_back(token: str, number: int) -> BaseResponse:
+    """Undo a withdrawal: the player is back from the next round."""
+    event = director_event(token)
+    name = _player_name(event, number)
+
+    def act() -> None:
+        missed = service.come_back(event, number, _version())
+        if missed:
+            flash(
+                ngettext(
+                    "%(name)s is back from round %(next)d; round %(rounds)s is missed, "
+                    "scored as a late arrival's.",
+                    "%(name)s is back from round %(next)d; rounds %(rounds)s are missed, "
+                    "scored as a late arrival's.",
+                    len(missed),
+                    name=name,
+                    next=len(event.rounds) + 1,
+                    rounds=", ".join(map(str, missed)),
+                )
+            )
+        else:
+            flash(
+                _(
+                    "%(name)s is back: drawn from round %(next)d.",
+                    name=name,
+                    next=len(event.rounds) + 1,
+                )
+            )
+        _say_pot(event)
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/players/<int:number>/remove")
+def remove_player(token: str, number: int) -> BaseResponse:
+    """Take a player off the list before round 1 (a name typed by mistake)."""
+    event = director_event(token)
+
+    def act() -> None:
+        name = service.remove_player(event, number, _version())
+        flash(_("%(name)s is off the list (“Put back” undoes it).", name=name))
+        _say_pot(event)
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/players/put-back/<int:change>")
+def put_back(token: str, change: int) -> BaseResponse:
+    """Undo a removal: the player is back at their number."""
+    event = director_event(token)
+
+    def act() -> None:
+        name = service.put_back(event, change, _version())
+        flash(_("%(name)s is back on the list.", name=name))
+        _say_pot(event)
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/players/<int:number>/rename")
+def rename_player(token: str, number: int) -> BaseResponse:
+    """Another name for a player (a typo): ranking, prints and season follow."""
+    event = director_event(token)
+    before = _player_name(event, number)
+
+    def act() -> None:
+        if service.rename_player(event, number, request.form.get("name", ""), _version()):
+            after = _player_name(event, number)
+            flash(_("%(before)s is now %(after)s.", before=before, after=after))
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/players/<int:number>/paid")
+def paid(token: str, number: int) -> BaseResponse:
+    """Mark a player's entry fee paid, or not."""
+    event = director_event(token)
+    _player_name(event, number)
+
+    def act() -> None:
+        service.set_paid(event, number, request.form.get("paid") == "1", _version())
+        _say_pot(event)
+
+    return _act(event, act)
+
+
+def _say_pot(event: Event) -> None:
+    """After a change of players, what the pot is now (when there is an entry fee)."""
+    collected = service.money(event)
+    if collected is None:
+        return
+    count = service.paying(event)
+    flash(
+        ngettext(
+            "The entry fees: %(amount)s (%(num)d player).",
+            "The entry fees: %(amount)s (%(num)d players).",
+            count,
+            amount=money(collected, event.currency),
+        )
+    )
 
 
 @bp.post("/e/<token>/rounds")
@@ -592,10 +855,77 @@ def cancel(token: str, round: int, number: int) -> BaseResponse:
 
 @bp.post("/e/<token>/round/<int:round>/table/<int:number>/accept")
 def director_accept(token: str, round: int, number: int) -> BaseResponse:
-    """The director accepts a table's result in its players' stead."""
+    """The director accepts a table's result in its players' stead, saying why."""
     event = director_event(token)
     table = _table(event, round, number)
-    return _act(event, lambda: service.accept(event, table, None, _version()))
+    reason = request.form.get("reason", "")
+    return _act(event, lambda: service.accept(event, table, None, _version(), reason=reason))
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/reopen")
+def reopen(token: str, round: int, number: int) -> BaseResponse:
+    """The director opens the table's game again: same players, same seats."""
+    event = director_event(token)
+    table = _table(event, round, number)
+
+    def act() -> None:
+        service.reopen(event, table, request.form.get("reason", ""), _version())
+        flash(_("Table %(n)d has a new game: its phone opens it from the table card.", n=number))
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/by-hand")
+def by_hand(token: str, round: int, number: int) -> BaseResponse:
+    """The director enters a table's result by hand (its phone lost)."""
+    event = director_event(token)
+    table = _table(event, round, number)
+    scores: list[int] = []
+    problems = []
+    for i in range(len(table.seats)):
+        typed = (request.form.get(f"score{i}") or "").strip()
+        found = _SIGNED.fullmatch(typed)
+        if found is None:
+            problems.append(problem("not_integer", f"scores[{i}]", value=typed[:20]))
+            continue
+        scores.append(int(found.group(2)) * (-1 if found.group(1) else 1))
+
+    def act() -> None:
+        if problems:
+            raise RulesError(problems)
+        service.by_hand(event, table, scores, request.form.get("reason", ""), _version())
+        flash(_("Table %(n)d: the result entered counts in the ranking.", n=number))
+
+    return _act(event, act)
+
+
+@bp.post("/e/<token>/round/<int:round>/table/<int:number>/overtime")
+def overtime(token: str, round: int, number: int) -> BaseResponse:
+    """Let a table play on after the bell, or stop it."""
+    event = director_event(token)
+    table = _table(event, round, number)
+    on = request.form.get("on") == "1"
+    return _act(event, lambda: service.let_play_on(event, table, on, _version()))
+
+
+@bp.post("/e/<token>/settings")
+def settings(token: str) -> BaseResponse:
+    """Who may accept at a table, and what the TV shows."""
+    event = director_event(token)
+    slides = [s for s in request.form.getlist("slides") if s in SLIDES]
+    seconds = whole(request.form.get("seconds"))
+
+    def act() -> None:
+        service.set_settings(
+            event,
+            self_accept=request.form.get("self_accept") == "1",
+            slides=slides,
+            seconds=seconds,
+            version=_version(),
+        )
+        flash(_("Settings saved."))
+
+    return _act(event, act)
 
 
 @bp.get("/e/<token>/export.json")
@@ -664,18 +994,49 @@ def tables(play_token: str) -> Response:
     return _shown(service.find_play(play_token), "events/tables.html")
 
 
+#: The tables whose code this phone holds, at most (a phone serves one table a
+#: round, a few over an afternoon).
+KEYS_KEPT = 12
+
+
+def keyed(event: Event, number: int) -> bool:
+    """Whether this phone holds table `number`'s code: given now (`k`, from the QR
+    code of its table card), or before (kept in its session, which the server
+    signs). Only such a phone enters the table's deals and accepts its result."""
+    mark = f"{event.uid}:{number}"
+    held = [m for m in session.get("table_keys", []) if isinstance(m, str)]
+    given = request.values.get("k")
+    if given is not None and service.key_fits(event, number, given):
+        if mark not in held:
+            session["table_keys"] = [mark, *held][:KEYS_KEPT]
+        return True
+    return mark in held
+
+
 @bp.route("/c/<play_token>/<int:number>", methods=["GET", "POST"])
 def card(play_token: str, number: int) -> Page:
     """A table's card: its players this round, its game (to play it), and once the
-    round is over, an opponent's acceptance of the result."""
+    round is over, an opponent's acceptance of the result. Read by anyone with the
+    tables' link; written only by a phone that holds the table's code (`keyed`)."""
     found = service.card_of(play_token, number)
     if found is None:
         abort(404)
     event, table = found
     errors: list[str] = []
+    mine = keyed(event, number)
     if request.method == "POST":
         try:
-            service.accept(event, table, request.form.get("who", ""), _version())
+            if not mine:
+                raise RulesError([problem("event_key", None)])
+            service.accept(
+                event,
+                table,
+                request.form.get("who", ""),
+                _version(),
+                phone=phone_id(),
+                pin=request.form.get("pin"),
+                none_in_play=request.form.get("none_in_play") == "1",
+            )
         except StaleVersion:
             errors = [_("The event changed meanwhile: look, then accept again.")]
         except LookupError:
@@ -685,31 +1046,38 @@ def card(play_token: str, number: int) -> Page:
         else:
             flash(_("Result accepted: it counts in the ranking."))
             return redirect(url_for("events.card", play_token=play_token, number=number))
+    state = service.status(event, table)
     page = render_template(
         "events/card.html",
         **_clock(event),
         event=event,
         names={p.number: p.name for p in event.players},
         table=table,
-        state=service.status(event, table),
+        state=state,
         errors=errors,
+        mine=mine,
+        own_phone=mine and service.entered_by(table, phone_id()) and not event.self_accept,
     )
     return (page, 422) if errors else page
 
 
 @bp.get("/c/<play_token>/<int:number>/play")
 def table_game(play_token: str, number: int) -> BaseResponse:
-    """The table card's QR code, the same all event: the game of table `number` in
-    the round in play (to enter its deals), or its card once its result is in
-    (to accept it, to see it); before the first round, the tables' page."""
+    """The table card's QR code, the same all event (with the table's code, `k`):
+    the game of table `number` in the round in play (to enter its deals), or its
+    card once its result is in (to accept it, to see it); before the first round,
+    the tables' page. Without the table's code: the card, to read."""
     found = service.card_of(play_token, number)
     if found is None:
-        if service.find_play(play_token) is None:
+        event = service.find_play(play_token)
+        if event is None:
             abort(404)
+        keyed(event, number)  # kept for the rounds to come
         return redirect(url_for("events.tables", play_token=play_token))
     _event, table = found
     if (
-        table.game_row is not None
+        keyed(_event, number)
+        and table.game_row is not None
         and table.accepted is None
         and not service.status(_event, table).ready
     ):

@@ -327,26 +327,34 @@ def deal(token: str) -> Page:
 
 
 def _round_played(game: Game, deals: int, key: str | None = None) -> None:
-    """A concours table's game whose round's deals are all in takes no more: its
-    phone is led to the table's card, where an opponent accepts the result. A post
-    of a deal its `key` recorded already (sent again, its answer lost) goes on to
-    be answered as such (the key looked up only then: a deal that fits is written
-    without it)."""
-    full = events.round_full(game.id, deals)
-    if full is not None:
-        event, table = full
-        if request.method == "POST" and service.recorded_by(key) is not None:
-            return
-        if request.method == "POST":  # another phone recorded the round's last deal first
-            flash(
-                _(
-                    "Another phone recorded the round's last deal meanwhile: yours was not "
-                    "recorded. Check the totals on the table's card."
-                )
+    """A concours table's game whose round is over there takes no more deals: its
+    round's deals are all in, or its timed round's bell rang and the deal in play
+    then is in (unless the director let it play on). Its phone is led to the
+    table's card, where an opponent accepts the result. A post of a deal its `key`
+    recorded already (sent again, its answer lost) goes on to be answered as such
+    (the key looked up only then: a deal that fits is written without it)."""
+    found = events.closed(game.id, deals)
+    if found is None:
+        return
+    event, table, why = found
+    if request.method == "POST" and service.recorded_by(key) is not None:
+        return
+    if why == events.BELL:
+        flash(
+            _(
+                "Time is up: the deal in play at the bell was the last, and it is in. "
+                "An opponent accepts the result on the table's card (the director can "
+                "let the table play on)."
             )
-            abort(
-                redirect(url_for("events.card", play_token=event.play_token, number=table.number))
+        )
+    elif request.method == "POST":  # another phone recorded the round's last deal first
+        flash(
+            _(
+                "Another phone recorded the round's last deal meanwhile: yours was not "
+                "recorded. Check the totals on the table's card."
             )
+        )
+    else:
         flash(
             ngettext(
                 "The round's %(num)d deal is played: an opponent accepts the result on the "
@@ -356,7 +364,7 @@ def _round_played(game: Game, deals: int, key: str | None = None) -> None:
                 event.length_deals or 0,
             )
         )
-        abort(redirect(url_for("events.card", play_token=event.play_token, number=table.number)))
+    abort(redirect(url_for("events.card", play_token=event.play_token, number=table.number)))
 
 
 def _deal_posted(
@@ -716,6 +724,9 @@ def again(token: str) -> Page:
     Made once: a second tap or a second phone is led to that same game."""
     try:
         game = service.again(load(token))
+    except service.InConcours:
+        flash(_("This game is a concours table's: only the director changes it."))
+        return redirect(url_for("games.show", token=token))
     except service.Busy:
         flash(_("Many phones are writing at once: nothing was made yet. Tap again."))
         return redirect(url_for("games.show", token=token))
@@ -729,7 +740,7 @@ def remove(token: str) -> Page:
     the evening's money. A game with a deal stays (its history is its own)."""
     game = load(token)
     if request.method == "GET":
-        return render_template("remove.html", game=game)
+        return render_template("remove.html", game=game, concours=service.in_concours(game))
     table = game.table
     try:
         version = whole(request.form.get("version"))

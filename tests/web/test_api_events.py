@@ -47,23 +47,32 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
 
     accept = f"/api/v1/concours/{play}/tables/1/accept"
     seated = first["tables"][0]["players"]
+    with app.app_context():
+        found = service.find(token)
+        assert found is not None
+        key = service.table_key(found, 1)
     # Before the round's deals: refused, in the asked language.
-    early = api.call("POST", accept, {"who": seated[1]}, lang="fr")
+    early = api.call("POST", accept, {"who": seated[1], "key": key}, lang="fr")
     assert early.status_code == 422
     assert "le tour n’est pas fini" in early.get_json()["errors"][0]["message"].lower()
     game_token = played(app, client, token, event.id, 1)
-    assert api.call("POST", accept, {"who": "Nobody"}).status_code == 422
-    assert api.call("POST", accept, {"who": seated[1], "version": 0}).status_code == 422
-    assert api.call("POST", accept, {"whom": seated[1]}).status_code == 422
-    number = api.call("POST", accept, {"who": 123})
+    assert api.call("POST", accept, {"who": "Nobody", "key": key}).status_code == 422
+    assert api.call("POST", accept, {"who": seated[1], "key": key, "version": 0}).status_code == 422
+    assert api.call("POST", accept, {"whom": seated[1], "key": key}).status_code == 422
+    # Without the table's code (the tables' link alone), or another table's: refused.
+    assert api.call("POST", accept, {"who": seated[1], "key": "0" * 16}).status_code == 403
+    with app.app_context():
+        other = service.table_key(found, 2)
+    assert api.call("POST", accept, {"who": seated[1], "key": other}).status_code == 403
+    number = api.call("POST", accept, {"who": 123, "key": key})
     assert number.status_code == 422
     assert (
         number.get_json()["errors"][0]["message"] == "Who accepts must be written as text, not 123"
     )
     assert api.call("POST", accept, data="{not json").status_code == 400
-    done = api.call("POST", accept, {"who": seated[1]})
+    done = api.call("POST", accept, {"who": seated[1], "key": key})
     assert done.status_code == 200, done.get_json()
-    assert api.call("POST", accept, {"who": seated[1]}).status_code == 409
+    assert api.call("POST", accept, {"who": seated[1], "key": key}).status_code == 409
     # The table's editors' token no longer writes its game.
     locked = api.call(
         "POST", f"/api/v1/edit/{game_token}/deals", {"deal": {"points": [1, 2, 3, -6]}}
@@ -82,16 +91,22 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     assert api.call("GET", "/api/v1/events/nothing").status_code == 404
     assert api.call("GET", "/api/v1/events/nothing/rounds").status_code == 404
     assert (
-        api.call("POST", "/api/v1/concours/nothing/tables/1/accept", {"who": "x"}).status_code
+        api.call(
+            "POST", "/api/v1/concours/nothing/tables/1/accept", {"who": "x", "key": key}
+        ).status_code
         == 404
     )
     assert (
-        api.call("POST", f"/api/v1/concours/{play}/tables/9/accept", {"who": "x"}).status_code
+        api.call(
+            "POST", f"/api/v1/concours/{play}/tables/9/accept", {"who": "x", "key": key}
+        ).status_code
         == 404
     )
     # The public token does not accept; the tables' token does not read.
     assert (
-        api.call("POST", f"/api/v1/concours/{view}/tables/2/accept", {"who": "x"}).status_code
+        api.call(
+            "POST", f"/api/v1/concours/{view}/tables/2/accept", {"who": "x", "key": key}
+        ).status_code
         == 404
     )
     assert client.get(f"/api/v1/events/{play}").status_code == 404
@@ -111,7 +126,11 @@ def test_a_concours_prizes_through_the_api(app: Flask, client: FlaskClient) -> N
         table = f"/api/v1/concours/{event.play_token}/tables/{number}/accept"
         rounds = api.call("GET", f"/api/v1/events/{event.view_token}/rounds").get_json()
         seated = rounds["rounds"][0]["tables"][number - 1]["players"]
-        assert api.call("POST", table, {"who": seated[1]}).status_code == 200
+        with app.app_context():
+            found = service.find(token)
+            assert found is not None
+            key = service.table_key(found, number)
+        assert api.call("POST", table, {"who": seated[1], "key": key}).status_code == 200
     state = api.call("GET", f"/api/v1/events/{event.view_token}").get_json()
     prizes = [line["prize"] for line in state["ranking"]]
     assert sum(int(p.replace(".", "")) for p in prizes) == 16200

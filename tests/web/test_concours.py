@@ -84,7 +84,9 @@ def play_round(
     play = event.play_token
     for table in [t for t in event.tables if t.round == round and t.number not in done]:
         assert table.game_row is not None
-        card = page(client, f"/c/{play}/{table.number}")
+        # The table's phone scans its card's QR code, which holds the table's code.
+        key = service.table_key(event, table.number)
+        card = page(client, f"/c/{play}/{table.number}?k={key}")
         game_token = table.game_row.token
         assert f"/g/{game_token}" in card  # the card opens the table's game
         for deal in range(2):
@@ -97,7 +99,13 @@ def play_round(
         names = [p.name for p in event.players]
         who = names[table.seats[1] - 1]
         current = version(client, event.view_token)
-        accepted = client.post(f"/c/{play}/{table.number}", data={"who": who, "version": current})
+        # The phone that entered the deals does not accept for the opponents...
+        refused = client.post(f"/c/{play}/{table.number}", data={"who": who, "version": current})
+        assert refused.status_code == 422
+        # ... an opponent does, on their own phone (scanning the same QR code).
+        opponent = app.test_client()
+        page(opponent, f"/c/{play}/{table.number}?k={key}")
+        accepted = opponent.post(f"/c/{play}/{table.number}", data={"who": who, "version": current})
         assert accepted.status_code == 302, accepted.get_data(as_text=True)
         # Accepted: the table's phones can no longer change the game (its link
         # leads to the table's card).
@@ -219,7 +227,14 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
     table = next(t for t in state.tables if t.number == 1)
     seated = next(p.name for p in state.players if p.number == table.seats[1])
     early = {"who": seated, "version": version(client, view)}
-    refused = client.post(f"/c/{play}/1", data=early)
+    # The tables' link alone (no table's code) accepts nothing, and says why.
+    unkeyed = client.post(f"/c/{play}/1", data=early)
+    assert unkeyed.status_code == 422
+    assert "scan the QR code of the table" in unkeyed.get_data(as_text=True)
+    opponent = app.test_client()
+    opponent.get("/lang/en?next=/")
+    assert opponent.get(f"/c/{play}/1/play?k={service.table_key(state, 1)}").status_code == 302
+    refused = opponent.post(f"/c/{play}/1", data=early)
     assert refused.status_code == 422
     assert "The round is not over: the table plays 2 deals" in refused.get_data(as_text=True)
     # Only a player of the table accepts; a stale page is told so.
@@ -229,9 +244,9 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
         points = {f"points{i}": str(i) for i in range(4)}
         client.post(f"/g/{table.game_row.token}/deal", data={"action": "save", **points})
     now = version(client, view)
-    assert client.post(f"/c/{play}/1", data={"who": outsider, "version": now}).status_code == 422
+    assert opponent.post(f"/c/{play}/1", data={"who": outsider, "version": now}).status_code == 422
     # Tables finishing together each accept their own result, whatever the others did.
-    assert client.post(f"/c/{play}/1", data={"who": seated, "version": "0"}).status_code == 302
+    assert opponent.post(f"/c/{play}/1", data={"who": seated, "version": "0"}).status_code == 302
     # The table's old link now leads to its card, which says the result is locked.
     assert table.game_row is not None
     moved = client.get(f"/g/{table.game_row.token}")
@@ -246,7 +261,8 @@ def test_what_a_concours_refuses_is_said_in_words(app: Flask, client: FlaskClien
                 points = {f"points{i}": str(i + 1) for i in range(4)}
                 client.post(f"/g/{t.game_row.token}/deal", data={"action": "save", **points})
         client.post(
-            f"/e/{token}/round/1/table/{t.number}/accept", data={"version": version(client, view)}
+            f"/e/{token}/round/1/table/{t.number}/accept",
+            data={"version": version(client, view), "reason": "the table went home"},
         )
     client.post(f"/e/{token}/rounds", data={"rounds": "1", "version": version(client, view)})
     client.post(f"/e/{token}/draw", data={"version": version(client, view)})
@@ -619,8 +635,15 @@ def test_a_concours_exported_mid_round_goes_on_where_it_stopped(
     assert "Same table again" not in over  # a concours's game is not followed by another
     assert "the game ended after 1 deal" in page(client, f"/e/{again}")  # the director sees it
     names = {p.number: p.name for p in imported.players}
-    accepting = {"who": names[other.seats[1]]}
-    assert client.post(f"/c/{imported.play_token}/2", data=accepting).status_code == 302
+    accepting = {"who": names[other.seats[1]], "k": service.table_key(imported, 2)}
+    # The phone that entered the deals accepts with the director's PIN.
+    refused = client.post(f"/c/{imported.play_token}/2", data=accepting)
+    assert refused.status_code == 422
+    assert "PIN" in refused.get_data(as_text=True)
+    wrong = client.post(f"/c/{imported.play_token}/2", data={**accepting, "pin": "xx"})
+    assert wrong.status_code == 422
+    pin = {**accepting, "pin": service.director_pin(imported)}
+    assert client.post(f"/c/{imported.play_token}/2", data=pin).status_code == 302
     # The round is played to its end on the imported concours, and ranked.
     play_round(app, client, imported.id, 1, seed=3, done=(2,))
     with app.app_context():

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 
 from referee.models import Event
+from referee.services import events as service
 from tests.conftest import SCREENSHOTS
 from tests.web.test_concours import NAMES, create, fresh, play_round, version
 
@@ -91,14 +92,21 @@ def test_table_cards_one_a_table_with_a_qr_code_to_its_game(
     assert len(codes) == 1
     address = urlsplit(codes[0])
     assert address.path == f"/c/{event.play_token}/3/play"
+    # It holds table 3's own code (the tables' link alone enters and accepts nothing).
+    with app.app_context():
+        assert address.query == f"k={service.table_key(event, 3)}"
+    scanned_path = f"{address.path}?{address.query}"
     # Before a round is drawn it leads to the tables' page.
-    assert client.get(address.path).headers["Location"].endswith(f"/c/{event.play_token}")
+    assert client.get(scanned_path).headers["Location"].endswith(f"/c/{event.play_token}")
     client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
     drawn = fresh(app, event.id)
     table = next(t for t in drawn.tables if t.round == 1 and t.number == 3)
     assert table.game_row is not None
     # Round 1 in play: the scanned address opens table 3's game.
-    assert client.get(address.path).headers["Location"].endswith(f"/g/{table.game_row.token}")
+    assert client.get(scanned_path).headers["Location"].endswith(f"/g/{table.game_row.token}")
+    # Without the code (the address typed from the tables' page): the card, to read.
+    stranger = app.test_client()
+    assert stranger.get(address.path).headers["Location"].endswith(f"/c/{event.play_token}/3")
     play_round(app, client, event.id, 1, seed=3)
     # Its result accepted: the same card leads to the table's card (the game's link
     # changed); round 2 drawn: to round 2's game of table 3.
