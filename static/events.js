@@ -40,16 +40,47 @@
     };
     tick();
   });
-  // The TV: one part at a time, in turn.
+  // The TV: one part at a time, in turn. A long part (the ranking, the seating, the
+  // names) is cut into as many slides as the screen's height needs, each as full as
+  // it holds.
   const slides = document.querySelector("[data-rotate]");
   if (slides) {
+    slides.classList.add("slides-on");
+    const room = () => {
+      const head = document.querySelector(".tv-head");
+      return window.innerHeight - (head ? head.getBoundingClientRect().bottom : 0) - 24;
+    };
+    [...slides.querySelectorAll(".slide[data-paged]")].forEach((part) => {
+      const rows = [...part.querySelectorAll(part.dataset.paged)];
+      if (rows.length < 2) return;
+      // Measured shown: the part alone on the screen, all its rows in.
+      part.classList.add("shown");
+      const top = part.getBoundingClientRect().top;
+      const fixed = rows[0].getBoundingClientRect().top - top;
+      const rowHeight = Math.max(1, (rows[rows.length - 1].getBoundingClientRect().bottom
+        - rows[0].getBoundingClientRect().top) / rows.length);
+      part.classList.remove("shown");
+      const per = Math.max(1, Math.floor((room() - fixed) / rowHeight));
+      if (per >= rows.length) return;
+      // As even as can be: 13 rows on slides of 12 are 7 and 6, not 12 and 1.
+      const count = Math.ceil(rows.length / per);
+      const even = Math.ceil(rows.length / count);
+      for (let page = count - 1; page >= 1; page -= 1) {
+        const copy = part.cloneNode(true);
+        const copied = [...copy.querySelectorAll(part.dataset.paged)];
+        copied.forEach((row, i) => {
+          if (i < page * even || i >= (page + 1) * even) row.remove();
+        });
+        part.after(copy);
+      }
+      rows.forEach((row, i) => { if (i >= even) row.remove(); });
+    });
     const parts = [...slides.querySelectorAll(".slide")];
-    let shown = Number(sessionStorage.getItem("slide") || 0) % parts.length;
+    let shown = Number(sessionStorage.getItem("slide") || 0) % Math.max(parts.length, 1);
     const show = () => {
       parts.forEach((part, i) => part.classList.toggle("shown", i === shown));
       sessionStorage.setItem("slide", String(shown));
     };
-    slides.classList.add("slides-on");
     show();
     window.setInterval(() => { shown = (shown + 1) % parts.length; show(); },
       Number(slides.dataset.rotate) * 1000);

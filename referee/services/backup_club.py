@@ -303,10 +303,12 @@ def check_seasons(data: object, token: re.Pattern[str]) -> list[dict[str, Any]]:
                 "language": lambda v: v in LANGUAGES,
                 "created_at": is_time,
                 "events": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
-                "aliases": lambda v: v is None
-                or (
-                    isinstance(v, dict)
-                    and all(_text(k, 80, False) and _text(x, 80, False) for k, x in v.items())
+                "aliases": lambda v: (
+                    v is None
+                    or (
+                        isinstance(v, dict)
+                        and all(_text(k, 80, False) and _text(x, 80, False) for k, x in v.items())
+                    )
                 ),
             },
             s,

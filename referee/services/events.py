@@ -606,15 +606,12 @@ def remove_player(event: Event, number: int, version: int | None = None) -> str:
     if event.rounds:
         raise RulesError([problem("event_player_drawn", "players")])
     player = _player(event, number)
+    gone = {"number": number, "name": player.name, "paid": bool(player.paid)}
     players = [_player_json(p) for p in event.players if p.number != number]
     with _whole():
-        _renumber(event, players)
-        _log(
-            event,
-            "remove",
-            before={"number": number, "name": player.name, "paid": bool(player.paid)},
-        )
-    return player.name
+        _renumber(event, players)  # the rows move up: `player` is another's now
+        _log(event, "remove", before=gone)
+    return str(gone["name"])
 
 
 def put_back(event: Event, change_id: int, version: int | None = None) -> str:
@@ -1049,13 +1046,16 @@ def set_settings(
     that entered a table's deals may accept them (one phone a table), the TV's
     slides and how long each stays."""
     _check_version(event, version)
+    problems = []
     if seconds is not None and not SLIDE_LOW <= seconds <= SLIDE_HIGH:
-        raise RulesError(
-            [problem("out_of_range", "seconds", value=seconds, low=SLIDE_LOW, high=SLIDE_HIGH)]
+        problems.append(
+            problem("out_of_range", "seconds", value=seconds, low=SLIDE_LOW, high=SLIDE_HIGH)
         )
     chosen = [s for s in SLIDES if s in slides]
     if not chosen:
-        raise RulesError([problem("missing", "slides")])
+        problems.append(problem("missing", "slides"))
+    if problems:
+        raise RulesError(problems)
     event.self_accept = self_accept
     event.screen = {"slides": chosen, "seconds": seconds or SLIDE_SECONDS}
     _log(event, "settings", after={"self_accept": self_accept, **event.screen})

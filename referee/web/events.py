@@ -50,7 +50,7 @@ from referee.events.concours import (
 )
 from referee.events.concours import number as plain
 from referee.events.draw import Format
-from referee.events.eventfile import MAX_EVENT_BYTES
+from referee.events.eventfile import MAX_EVENT_BYTES, default_zone
 from referee.events.prizes import Split
 from referee.games import GAMES
 from referee.lru import LRU
@@ -80,6 +80,28 @@ SHOWN: LRU[CachedPage] = LRU(256)
 LATEST: dict[tuple[str, str, str], tuple[float, tuple[str, str, int, str]]] = {}
 #: A shared page is drawn at most this often, in seconds (`_shown`).
 FRESH = 3.0
+
+#: The time zones a club picks among (the French-speaking world's first); any
+#: other stays possible in an event file.
+ZONES = (
+    "Europe/Paris",
+    "Europe/Brussels",
+    "Europe/Zurich",
+    "Europe/Luxembourg",
+    "Europe/Monaco",
+    "America/Montreal",
+    "Indian/Reunion",
+    "America/Martinique",
+    "America/Guadeloupe",
+    "Pacific/Noumea",
+    "Pacific/Tahiti",
+    "Africa/Casablanca",
+    "Africa/Dakar",
+    "Africa/Abidjan",
+    "Europe/London",
+    "America/New_York",
+    "UTC",
+)
 
 #: The TV's slides the director may choose among.
 SLIDES = service.SLIDES
@@ -193,6 +215,7 @@ def common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
         "separated": {k: _(v) for k, v in SEPARATED.items()},
         "tie_names": {t: _(NAMES[t]) for t in TIE_BREAKS},
         "figure": figure,
+        "screen": service.screen_of(event),
         "words": words(event),
         "seated": _seated_by_name(event, latest),
         "ranked": bool(results),
@@ -301,6 +324,8 @@ def new() -> Page:
         tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
         tables_here=_tables_here(),
         today=utcnow().date().isoformat(),
+        zones=ZONES,
+        default_zone=default_zone(str(get_locale())),
     )
     return (page, 422) if errors else page
 
@@ -352,6 +377,7 @@ def _setup(form: Any) -> service.Setup:
         if p.strip()
     ]
     ranking: dict[str, Any] = {
+        "late": form.get("late", "zero"),
         "rule": form.get("rule", "score"),
         "tie_breaks": [t for t in form.getlist("tie_breaks") if t] or ["lot"],
         "bye": None if bye_text == "average" else number(bye_text, "ranking.bye", 0),
@@ -380,6 +406,7 @@ def _setup(form: Any) -> service.Setup:
         prizes=prizes,
         language=str(get_locale()),
         played_on=(form.get("played_on") or "").strip() or None,
+        time_zone=(form.get("time_zone") or "").strip() or None,
     )
 
 
@@ -446,7 +473,6 @@ def director(token: str) -> str:
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
         pin=service.director_pin(event),
-        screen=service.screen_of(event),
         slide_names=slide_names(),
         pot_words=None
         if collected is None
@@ -550,11 +576,13 @@ def csv_text(rows: list[list[str]], lang: str) -> str:
     writer = csv.writer(out, delimiter=";" if lang == "fr" else ",", lineterminator="\r\n")
     for row in rows:
         writer.writerow(
-            [c if _NUMBER.fullmatch(c) or c[:1] not in "=+-@" else "'" + c for c in row]
+            ["'" + c if c[:1] in _FORMULA and not _NUMBER.fullmatch(c) else c for c in row]
         )
     return "\ufeff" + out.getvalue()
 
 
+#: What a spreadsheet takes for the start of a formula in a cell.
+_FORMULA = frozenset("=+-@")
 #: A number as a CSV cell writes it (a spreadsheet reads it as one).
 _NUMBER = re.compile(r"-?[0-9]+(?:[.,][0-9]+)?")
 

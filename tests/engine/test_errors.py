@@ -401,13 +401,14 @@ def test_every_message_has_a_test() -> None:
     from tests.events.test_season import SEASON_CODES
     from tests.web.test_api import API_CODES
     from tests.web.test_concours import CONCOURS_CODES
+    from tests.web.test_concours_afternoon import AFTERNOON_CODES
     from tests.web.test_concours_prints import PRINT_CODES
 
     tested = {c[2] for c in CASES} | {c[2] for c in JSON_CASES} | CARD_CODES
     tested |= {c[2] for c in BOMBU_CASES} | BOMBU_CODES
     tested |= {c[2] for c in PITCH_CASES} | PITCH_CODES | BOUNDARY_CODES | TABLE_CODES
     tested |= JUDGE_CODES | API_CODES | DRAW_CODES | EVENT_CODES | CONCOURS_CODES
-    tested |= PRIZE_CODES | SEASON_CODES | PRINT_CODES
+    tested |= PRIZE_CODES | SEASON_CODES | PRINT_CODES | AFTERNOON_CODES
     # A game added as a package names the codes its own tests raise.
     for key in PACKAGES:
         if (Path(__file__).parents[1] / "games" / key / "test_rules.py").is_file():

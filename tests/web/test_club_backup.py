@@ -108,6 +108,7 @@ def test_a_clubs_backup_restores_every_concours_and_season_exactly(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
     made = _club(app, client)
+    client.get("/lang/fr?next=/")
     # Read as a phone that holds no table's code (as the browser after the restore).
     with client.session_transaction() as held:
         held.pop("table_keys", None)

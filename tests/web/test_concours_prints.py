@@ -143,7 +143,7 @@ def test_route_slips_say_every_players_table_and_seat(
     for table in event.tables:
         for seat, number in enumerate(table.seats, 1):
             found = re.search(
-                rf"Tour {table.round}\s*table {table.number}, place {seat}\b", slips_of[number]
+                rf"Tour {table.round}\s*table {table.number}, siège {seat}\b", slips_of[number]
             )
             assert found, (names[number], table.round, table.number, seat)
     for r in event.rounds:
@@ -213,7 +213,7 @@ def test_personal_results_a_page_a_player_with_opponents(
             assert table.accepted is not None
             others = [names[n] for n in table.seats if n != number]
             flat = " ".join(mine.split())  # a long cell wraps its names
-            row = re.search(rf"\b{table.round} table {table.number}, place {seat + 1}\b", flat)
+            row = re.search(rf"\b{table.round} table {table.number}, siège {seat + 1}\b", flat)
             assert row, (names[number], table.round)
             for other in others:
                 assert other in flat
