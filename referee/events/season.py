@@ -120,6 +120,57 @@ def same_player(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
 
 
+def bare(name: str) -> str:
+    """A name with its accents, case, hyphens and spaces aside: "Éric Lefèvre",
+    "eric  lefevre" and "Eric Lefevre" are one bare name. Two players whose names
+    are one bare name may be one player spelled two ways: the organiser decides
+    (`proposals`), never the ranking alone (Ana and Aña may be two people)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(letters.replace("-", " ").replace("\u2010", " ").split()).casefold()
+
+
+def proposals(
+    events: Sequence[Held], aliases: Mapping[str, str] | None = None
+) -> tuple[tuple[str, ...], ...]:
+    """The names of the season that differ only by accents, case, hyphens or spaces
+    and are not merged yet: each group as written, the most frequent first."""
+    seen: dict[str, dict[str, int]] = {}
+    for held in _merged(events, aliases or {}):
+        for names, _place in held.lines:
+            for name in names:
+                spelled = seen.setdefault(bare(name), {})
+                key = same_player(name)
+                if not any(same_player(n) == key for n in spelled):
+                    spelled[name] = 0
+                written = next(n for n in spelled if same_player(n) == key)
+                spelled[written] += 1
+    return tuple(
+        tuple(sorted(group, key=lambda n: (-group[n], n)))
+        for _key, group in sorted(seen.items())
+        if len(group) > 1
+    )
+
+
+def _merged(events: Sequence[Held], aliases: Mapping[str, str]) -> tuple[Held, ...]:
+    """The events with each merged name written as the name it counts as."""
+    if not aliases:
+        return tuple(events)
+    keyed = {same_player(k): v for k, v in aliases.items()}
+    return tuple(
+        Held(
+            held.name,
+            held.date,
+            tuple(
+                (tuple(keyed.get(same_player(n), n) for n in names), place)
+                for names, place in held.lines
+            ),
+            held.final,
+        )
+        for held in events
+    )
+
+
 def held_of(name: str, date: datetime.date | None, concours: Concours) -> Held:
     """A concours's final (or provisional) ranking, by its players' names; none
     before its first result (a lot would rank them: not a result)."""
@@ -159,9 +210,12 @@ def counted_results(rules: SeasonRules, events: int) -> int:
     return max(1, events - rules.drop_worst)
 
 
-def season_rank(rules: SeasonRules, events: Sequence[Held]) -> tuple[SeasonLine, ...]:
-    """The season's ranking over `events` (in the season's order, oldest first)."""
-    per_event = [event_points(rules, held) for held in events]
+def season_rank(
+    rules: SeasonRules, events: Sequence[Held], aliases: Mapping[str, str] | None = None
+) -> tuple[SeasonLine, ...]:
+    """The season's ranking over `events` (in the season's order, oldest first);
+    `aliases`: the names the organiser merged (as written -> the name it counts as)."""
+    per_event = [event_points(rules, held) for held in _merged(events, aliases or {})]
     names: dict[str, str] = {}
     for got in per_event:
         for key, (_points, _place, name) in got.items():

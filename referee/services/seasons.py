@@ -21,6 +21,7 @@ from referee.events.season import (
     counted_results,
     held_of,
     parse_rules,
+    proposals,
     rules_json,
     season_rank,
 )
@@ -41,6 +42,9 @@ class Standings:
     events: tuple[Event, ...]
     held: tuple[Held, ...]
     lines: tuple[SeasonLine, ...]
+    #: Names that may be one player spelled two ways (accents, case, spaces), for
+    #: the organiser to merge or not (`referee.events.season.proposals`).
+    proposals: tuple[tuple[str, ...], ...] = ()
 
     @property
     def counted(self) -> int:
@@ -128,4 +132,36 @@ def standings(season: Season) -> Standings:
             continue
         events.append(event)
         held.append(held_of(event.name, event.played_on, event_service.concours_of(event)))
-    return Standings(season, rules, tuple(events), tuple(held), season_rank(rules, held))
+    aliases = dict(season.aliases or {})
+    return Standings(
+        season,
+        rules,
+        tuple(events),
+        tuple(held),
+        season_rank(rules, held, aliases),
+        proposals(held, aliases),
+    )
+
+
+def merge(season: Season, names: Sequence[str], into: str) -> None:
+    """The organiser says these names are one player, counted as `into` (one of
+    them): the season's ranking adds up their results from now on."""
+    if into not in names or len(set(names)) < 2:
+        raise LookupError(into)
+    aliases = dict(season.aliases or {})
+    for name in names:
+        if name != into:
+            aliases[name] = into
+    # A name merged before into one now merged further follows it.
+    season.aliases = {k: (into if v in names else v) for k, v in aliases.items() if k != into}
+    db.session.commit()
+
+
+def unmerge(season: Season, name: str) -> None:
+    """Count a merged name as its own player again."""
+    aliases = dict(season.aliases or {})
+    if name not in aliases:
+        raise LookupError(name)
+    del aliases[name]
+    season.aliases = aliases or None
+    db.session.commit()

@@ -187,6 +187,39 @@ def add(token: str) -> BaseResponse:
     return redirect(url_for("seasons.organiser", token=token))
 
 
+@bp.post("/s/<token>/merge")
+def merge(token: str) -> BaseResponse:
+    """The organiser confirms that names spelled apart are one player."""
+    season = _season(token)
+    names = [n for n in request.form.getlist("names") if n][:20]
+    into = request.form.get("into", "")
+    try:
+        service.merge(season, names, into)
+    except LookupError:
+        abort(400)
+    flash(
+        _(
+            "One player from now on: %(names)s, counted as %(into)s.",
+            names=", ".join(names),
+            into=into,
+        )
+    )
+    return redirect(url_for("seasons.organiser", token=token))
+
+
+@bp.post("/s/<token>/unmerge")
+def unmerge(token: str) -> BaseResponse:
+    """A merged name counts as its own player again."""
+    season = _season(token)
+    name = request.form.get("name", "")
+    try:
+        service.unmerge(season, name)
+    except LookupError:
+        abort(400)
+    flash(_("%(name)s counts as a player of its own again.", name=name))
+    return redirect(url_for("seasons.organiser", token=token))
+
+
 @bp.post("/s/<token>/events/<int:event_id>/remove")
 def remove(token: str, event_id: int) -> BaseResponse:
     """Count a concours no longer (it keeps its own pages)."""
@@ -208,6 +241,7 @@ def _state(season: Season) -> tuple[object, ...]:
         season.name,
         tuple((link.event.uid, link.event.version) for link in season.events),
         json.dumps(season.rules, sort_keys=True),
+        json.dumps(season.aliases, sort_keys=True),
     )
 
 

@@ -193,3 +193,26 @@ def test_referee_rank_season_reads_standard_input_once(
     monkeypatch.setattr("sys.stdin", io.StringIO(Path(FILES[2]).read_text(encoding="utf-8")))
     assert main(["rank", "--season", FILES[0], FILES[1], "-", "--points", "10,6,4,3"]) == 0
     assert "Concours de mars" in capsys.readouterr().out
+
+
+def test_names_that_differ_by_accents_case_or_spaces_are_proposed_not_merged() -> None:
+    from referee.events.season import Held, bare, proposals, season_rank
+
+    assert bare("Éric  Lefèvre") == bare("eric lefevre") == bare("Eric Lefevre")
+    assert bare("Jean-Marc") == bare("Jean Marc")
+    assert bare("Ana") != bare("Anna")
+    events = (
+        Held("A", None, ((("Eric Lefevre",), 1), (("Bruno",), 2))),
+        Held("B", None, ((("Éric Lefèvre",), 1), (("bruno",), 2), (("Ana",), 3))),
+    )
+    # "Bruno" and "bruno" are one player already (case aside): no question asked.
+    assert proposals(events) == (("Eric Lefevre", "Éric Lefèvre"),)
+    rules = parse_rules({"points": [10, 5, 1]})
+    apart = {line.name: line.points for line in season_rank(rules, events)}
+    assert apart["Eric Lefevre"] == 10
+    assert apart["Éric Lefèvre"] == 10
+    merged = {"Eric Lefevre": "Éric Lefèvre"}
+    together = {line.name: line.points for line in season_rank(rules, events, merged)}
+    assert together["Éric Lefèvre"] == 20
+    assert "Eric Lefevre" not in together
+    assert proposals(events, merged) == ()

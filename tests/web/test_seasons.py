@@ -175,3 +175,49 @@ def test_the_day_of_the_concours_is_kept_and_exported(app: Flask, client: FlaskC
     assert exported["date"] == "2027-01-16"
     form = client.get("/events/new").get_data(as_text=True)
     assert 'type="date" value="20' in form  # today, by default
+
+
+def test_names_spelled_apart_are_proposed_and_merged_by_the_organiser(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    concours(app, client, "January", "Eric Lefevre\nBruno\nChantal\nDidier", 1)
+    concours(app, client, "February", "Bruno\nÉric Lefèvre\nDidier\nÉmile", 2)
+    form = client.get("/seasons/new").get_data(as_text=True)
+    uids = [
+        line.split('value="', 1)[1].split('"', 1)[0]
+        for line in form.splitlines()
+        if 'name="events"' in line
+    ]
+    created = client.post("/seasons/new", data={"name": "Season", "events": uids})
+    organiser = created.headers["Location"]
+    page = client.get(organiser).get_data(as_text=True)
+    # Two lines until the organiser says they are one player, and the question asked.
+    ranking = page.split("<table", 1)[1].split("</table>")[0]
+    assert "Eric Lefevre" in ranking
+    assert "Éric Lefèvre" in ranking
+    assert "The same player?" in page
+    token = organiser.rsplit("/", 1)[1]
+    view = page.split("/se/", 1)[1].split('"', 1)[0]
+    before = client.get(f"/se/{view}").get_data(as_text=True)
+    merged = client.post(
+        f"/s/{token}/merge",
+        data={"names": ["Eric Lefevre", "Éric Lefèvre"], "into": "Éric Lefèvre"},
+    )
+    assert merged.status_code == 302
+    page = client.get(organiser).get_data(as_text=True)
+    ranking = page.split("<table", 1)[1].split("</table>")[0]
+    assert "Eric Lefevre" not in ranking
+    assert ranking.count("Éric Lefèvre") == 1
+    assert "The same player?" not in page
+    assert "Eric Lefevre → Éric Lefèvre" in page
+    after = client.get(f"/se/{view}").get_data(as_text=True)  # the public page follows
+    assert after != before
+    assert "Eric Lefevre" not in after
+    # A name not in the group, or a group of one: refused.
+    assert client.post(f"/s/{token}/merge", data={"names": ["A"], "into": "A"}).status_code == 400
+    # Undone: two players again.
+    client.post(f"/s/{token}/unmerge", data={"name": "Eric Lefevre"})
+    page = client.get(organiser).get_data(as_text=True)
+    assert "Eric Lefevre" in page.split("<table", 1)[1].split("</table>")[0]
+    assert client.post(f"/s/{token}/unmerge", data={"name": "Nobody"}).status_code == 400
