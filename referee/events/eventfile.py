@@ -82,8 +82,11 @@ _KEYS: Final = frozenset(
         "rounds",
         "history",
         "time_zone",
+        "log",
     }
 )
+#: A line of the event's log: what was done (a short word), as the app names it.
+_ACTION: Final = re.compile(r"[a-z][a-z-]{0,11}")
 #: A time zone's name as the IANA database writes it ("Europe/Paris", "UTC").
 _ZONE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_+-]{0,30}(?:/[A-Za-z0-9_+-]{1,30}){0,2}")
 
@@ -110,6 +113,19 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class Logged:
+    """A line of an event's log: what was done, where, why, and when."""
+
+    action: str
+    at: str
+    round: int | None = None
+    table: int | None = None
+    reason: str | None = None
+    before: object = None
+    after: object = None
+
+
+@dataclass(frozen=True)
 class EventRecord:
     """An event file, read: the concours and what the ranking does not need."""
 
@@ -132,6 +148,9 @@ class EventRecord:
     time_zone: str = "Europe/Paris"
     #: When each round's clock started, by round, as the file wrote it.
     started: Mapping[int, str] | None = None
+    #: The event's whole log, each line with its time (what its director's page
+    #: shows as the history): kept by an export and an import.
+    log: tuple[Logged, ...] = ()
 
 
 def load_event(text: str | bytes) -> EventRecord:
@@ -317,10 +336,11 @@ def parse_event(data: object) -> EventRecord:
             if isinstance(at, str) and _is_moment(at):
                 started[i + 1] = at
             else:
-                r.add("date_malformed", f"rounds[{i}].started", value=at)
+                r.add("event_time", f"rounds[{i}].started", value=at)
     if len(played) > planned:
         r.add("event_rounds_more", "rounds", count=len(played), high=planned)
     history = _history(r, top.get("history", []))
+    log = _log(r, top.get("log", []))
     if r.problems:
         raise RulesError(r.problems[:MAX_PROBLEMS])
     assert name is not None
@@ -351,6 +371,7 @@ def parse_event(data: object) -> EventRecord:
         str(language),
         zone,
         started,
+        log,
     )
 
 
@@ -628,6 +649,32 @@ def _history(r: _Reader, raw: object) -> tuple[Correction, ...]:
     return tuple(found)
 
 
+def _log(r: _Reader, raw: object) -> tuple[Logged, ...]:
+    found: list[Logged] = []
+    for i, item in enumerate(r.items(raw, "log", 100_000)):
+        field = f"log[{i}]"
+        obj = r.obj(item, field)
+        if obj is None:
+            continue
+        keys = frozenset({"action", "round", "table", "reason", "before", "after", "at"})
+        r.only(obj, keys, field)
+        action = obj.get("action")
+        if not isinstance(action, str) or not _ACTION.fullmatch(action):
+            r.add("unknown_choice", f"{field}.action", value=action, choices=("draw", "accept"))
+            continue
+        at = obj.get("at")
+        if not isinstance(at, str) or not _is_moment(at):
+            r.add("event_time", f"{field}.at", value=at)
+            continue
+        number = r.whole(obj, "round", f"{field}.round", 0, MAX_ROUNDS, required=False)
+        table = r.whole(obj, "table", f"{field}.table", 0, MAX_PLAYERS, required=False)
+        reason = obj.get("reason")
+        if reason is not None:
+            reason = r.text(reason, f"{field}.reason", MAX_REASON)
+        found.append(Logged(action, at, number, table, reason, obj.get("before"), obj.get("after")))
+    return tuple(found)
+
+
 def dump_event(event: EventRecord) -> dict[str, object]:
     """Write an event as its file's JSON data."""
     c = event.concours
@@ -687,6 +734,19 @@ def dump_event(event: EventRecord) -> dict[str, object]:
         }
         for h in event.history
     ]
+    if event.log:
+        out["log"] = [
+            {
+                "action": line.action,
+                "round": line.round,
+                "table": line.table,
+                "reason": line.reason,
+                "before": line.before,
+                "after": line.after,
+                "at": line.at,
+            }
+            for line in event.log
+        ]
     return out
 
 

@@ -61,6 +61,7 @@ from referee.events.prizes import as_json as prizes_json
 from referee.events.prizes import parse as parse_prizes
 from referee.extensions import db
 from referee.models import (
+    EVENT_ACTIONS,
     Change,
     Deal,
     Event,
@@ -313,6 +314,19 @@ def _file_of(
         }
         for c in event.changes
         if c.action in ("apply", "corrected") and c.reason
+    ]
+    # The whole log, each line with its time: an import keeps it as it was.
+    out["log"] = [
+        {
+            "action": c.action,
+            "round": c.round,
+            "table": c.table,
+            "reason": c.reason,
+            "before": c.before,
+            "after": c.after,
+            "at": c.at.isoformat(timespec="seconds"),
+        }
+        for c in event.changes
     ]
     return out
 
@@ -1238,6 +1252,24 @@ def _import(record: EventRecord) -> Event:
                     accepted=None if t.scores is None or not t.accepted else list(t.scores),
                 )
             )
+    if record.log:  # the event's whole log, as it happened
+        for line in record.log:
+            if line.action not in EVENT_ACTIONS:
+                continue
+            db.session.add(
+                EventChange(
+                    event_id=event.id,
+                    action=line.action,
+                    round=line.round,
+                    table=line.table,
+                    reason=line.reason,
+                    before=line.before,
+                    after=line.after,
+                    at=_time_of(line.at),
+                )
+            )
+        db.session.add(EventChange(event_id=event.id, action="import"))
+        return event
     for h in record.history:
         db.session.add(
             EventChange(

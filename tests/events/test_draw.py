@@ -55,6 +55,11 @@ def check_rounds(drawn: Draw, players: int, rounds: int, size: int) -> None:
         (16, 5, 4),
         (20, 5, 4),
         (24, 6, 4),
+        # As many rounds as tables of 4 allow (every pair met at most once): the
+        # draws kept in `referee.events.known`.
+        (24, 7, 4),
+        (28, 9, 4),
+        (36, 11, 4),
         (32, 8, 4),
         (40, 8, 4),
         (25, 6, 5),
@@ -187,3 +192,21 @@ def test_the_command_speaks_to_a_director() -> None:
     assert lines[0] == "Tour 1"
     assert lines[1].startswith("  table 1\u202f: ")
     assert lines[-1].startswith("  exempts\u202f: ")
+
+
+def test_the_cli_draws_24_players_7_rounds_with_no_repeated_meeting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from referee.cli import main
+
+    assert main(["draw", "--players", "24", "--rounds", "7"]) == 0
+    rounds = capsys.readouterr().out.split("Round ")[1:]
+    assert len(rounds) == 7
+    met: Counter[frozenset[int]] = Counter()
+    for text in rounds:
+        for line in text.splitlines()[1:]:
+            if "table" in line:
+                seats = [int(n) for n in line.split(":")[1].split()]
+                met.update(frozenset((a, b)) for a in seats for b in seats if a < b)
+    assert len(met) == 7 * 6 * 6  # 7 rounds of 6 tables of 6 pairs, all apart
+    assert set(met.values()) == {1}

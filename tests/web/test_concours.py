@@ -511,8 +511,14 @@ def test_an_exported_concours_is_imported_and_goes_on(app: Flask, client: FlaskC
     assert imported["history"] == json.loads(data)["history"]
     assert imported["rounds"] == json.loads(data)["rounds"]
     director = page(client, f"/e/{again}")
-    assert "result corrected · round 1 · table 1 · sheet misread" in director
+    # The whole history, as it happened, each line at its time.
+    assert "correction applied · round 1 · table 1 · sheet misread" in director
     assert "concours imported" in director
+    assert imported["log"][:-1] == json.loads(data)["log"]
+    # A file written before the log (its corrections only) still tells them.
+    old = {k: v for k, v in json.loads(data).items() if k != "log"}
+    older = upload(json.dumps(old).encode()).headers["Location"].rsplit("/", 1)[1]
+    assert "result corrected · round 1 · table 1 · sheet misread" in page(client, f"/e/{older}")
     # It goes on where it stopped: round 2 is drawn, every player seated once.
     moved_view = fresh(app, second_id(app, again)).view_token
     client.post(f"/e/{again}/draw", data={"version": version(client, moved_view)})
