@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Final
 
 from flask import Flask, Request, Response, abort, g, render_template, request
-from flask_babel import get_locale, get_translations
+from flask_babel import get_locale, get_translations, ngettext
 from flask_babel import gettext as _
 from jinja2 import ChoiceLoader
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
@@ -224,13 +224,26 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(sheets.DocumentDrawing)
-    def _document_drawing(_error: Exception) -> Response:
-        """A long document being drawn: this page asks for it again by itself."""
+    def _document_drawing(error: sheets.DocumentDrawing) -> Response:
+        """A long document being drawn: this page says how far it is, and asks for
+        it again by itself (it then opens: the document, ready)."""
         message = _(
-            "This document is being drawn: it opens by itself in a few seconds (or tap "
+            "This document is being drawn: it opens by itself when it is ready (or tap "
             "its link again)."
         )
-        page = render_template("error.html", error=None, message=message, status=202)
+        progress = None
+        if error.expected is not None:
+            share = min(0.95, error.elapsed / error.expected)
+            left = max(1, round(error.expected - error.elapsed))
+            progress = {
+                "share": round(share * 100),
+                "said": ngettext("About %(num)d second left.", "About %(num)d seconds left.", left)
+                if error.elapsed < error.expected
+                else _("Nearly done."),
+            }
+        page = render_template(
+            "error.html", error=None, message=message, status=202, progress=progress
+        )
         retry = str(sheets.DRAWING_RETRY)
         response = Response(page, 202, headers={"Retry-After": retry, "Refresh": retry})
         response.headers["Cache-Control"] = "no-store"

@@ -148,6 +148,15 @@ def test_a_long_document_is_drawn_apart_and_said_being_drawn(
     assert first.headers["Refresh"] == first.headers["Retry-After"] == "5"
     assert "being drawn" in first.get_data(as_text=True)
     assert "<title>202 ·" in first.get_data(as_text=True)
+    # How far it is, as foreseen from its length and the renderer's pace.
+    drawings = app.extensions["drawings"]
+    drawings.rate = 1.0  # a slow renderer: seconds and seconds left
+    slow = client.get(path).get_data(as_text=True)
+    assert re.search(r'<progress max="100" value="\d+">', slow)
+    assert re.search(r"About \d+ seconds left\.", slow)
+    drawings.rate = 1e12  # a fast one, late: nearly done
+    time.sleep(1.1)
+    assert "Nearly done." in client.get(path).get_data(as_text=True)
     gate.set()
     for _ in range(100):  # the drawing's thread puts it in the cache
         answer = client.get(path)
