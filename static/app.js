@@ -489,7 +489,13 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     navigator.serviceWorker.register(body.worker, { scope: "/" }).catch(() => {});
     const next = document.querySelector(".actions a.primary[href$='/deal']");
     if (next && "caches" in window && navigator.serviceWorker.controller) {
-      caches.open("referee-1").then((cache) => cache.add(next.href)).catch(() => {});
+      // Said to be a copy kept ahead (the server then flashes nothing for a person).
+      const ahead = new Request(next.href, { headers: { "X-Referee-Ahead": "1" } });
+      // Kept only when it is a form (a round over at a concours table answers 409).
+      caches.open("referee-1")
+        .then((cache) => fetch(ahead).then((answer) => (answer.ok && !answer.redirected
+          ? cache.put(next.href, answer) : null)))
+        .catch(() => {});
     }
   }
   // A quiet line when the connection goes, and when it comes back.

@@ -48,7 +48,10 @@
     slides.classList.add("slides-on");
     const room = () => {
       const head = document.querySelector(".tv-head");
-      return window.innerHeight - (head ? head.getBoundingClientRect().bottom : 0) - 24;
+      // The page's own bottom margin and padding kept clear, as a little more.
+      const style = getComputedStyle(document.body);
+      const below = parseFloat(style.paddingBottom) + parseFloat(style.marginBottom);
+      return window.innerHeight - (head ? head.getBoundingClientRect().bottom : 0) - below - 32;
     };
     [...slides.querySelectorAll(".slide[data-paged]")].forEach((part) => {
       const rows = [...part.querySelectorAll(part.dataset.paged)];

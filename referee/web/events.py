@@ -202,6 +202,9 @@ def common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
     names = {p.number: p.name for p in event.players}
     latest = [t for t in event.tables if t.round == len(event.rounds)]
     states = {t.id: service.status(event, t) for t in latest} if statuses else {}
+    clock = _clock(event)
+    if latest and all(t.accepted is not None for t in latest):
+        clock["ends_at"] = None  # the round is over everywhere: no countdown
     results = [t for t in sorted(event.tables, key=lambda t: (-t.round, t.number)) if t.accepted]
     return {
         "event": event,
@@ -211,7 +214,7 @@ def common(event: Event, *, statuses: bool = False) -> dict[str, Any]:
         "latest": latest,
         "statuses": states,
         "results": results[:12],
-        **_clock(event),
+        **clock,
         "separated": {k: _(v) for k, v in SEPARATED.items()},
         "tie_names": {t: _(NAMES[t]) for t in TIE_BREAKS},
         "figure": figure,

@@ -339,8 +339,10 @@ def _round_played(game: Game, deals: int, key: str | None = None) -> None:
     event, table, why = found
     if request.method == "POST" and service.recorded_by(key) is not None:
         return
+    if request.headers.get("X-Referee-Ahead"):  # the page's copy kept ahead: no words
+        abort(409)
     if why == events.BELL:
-        flash(
+        _flash_once(
             _(
                 "Time is up: the deal in play at the bell was the last, and it is in. "
                 "An opponent accepts the result on the table's card (the director can "
@@ -348,14 +350,14 @@ def _round_played(game: Game, deals: int, key: str | None = None) -> None:
             )
         )
     elif request.method == "POST":  # another phone recorded the round's last deal first
-        flash(
+        _flash_once(
             _(
                 "Another phone recorded the round's last deal meanwhile: yours was not "
                 "recorded. Check the totals on the table's card."
             )
         )
     else:
-        flash(
+        _flash_once(
             ngettext(
                 "The round's %(num)d deal is played: an opponent accepts the result on the "
                 "table's card.",
@@ -365,6 +367,15 @@ def _round_played(game: Game, deals: int, key: str | None = None) -> None:
             )
         )
     abort(redirect(url_for("events.card", play_token=event.play_token, number=table.number)))
+
+
+def _flash_once(message: str) -> None:
+    """Flash `message` unless it waits to be shown already: the deal form may be
+    asked in the background too (the offline copy the page keeps), and the phone
+    would then read the same words twice."""
+    waiting = session.get("_flashes") or []
+    if not any(text == message for _category, text in waiting):
+        flash(message)
 
 
 def _deal_posted(

@@ -10,6 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
+from referee.models import Event
+from referee.services.events import table_key
 from tests.e2e.conftest import PHONE, leave, watched
 from tests.server.conftest import Server
 
@@ -49,6 +51,9 @@ def test_a_tables_phone_is_led_to_its_card_once_the_result_is_accepted(
     game_url = base + str(director.locator("ol.director a.button").first.get_attribute("href"))
     tables_link = director.locator("a", has_text=re.compile("/c/")).first
     card_url = str(tables_link.get_attribute("href")) + "/1"  # an absolute address
+    # The QR code of table 1's card: its address with the table's own code.
+    token = director.url.rsplit("/", 1)[1]
+    scanned = f"{card_url}?k={table_key(Event(token=token), 1)}"
 
     table, table_watch = watched(phones[1], base)
     table.goto(f"{base}/lang/{lang}?next=/")
@@ -61,7 +66,7 @@ def test_a_tables_phone_is_led_to_its_card_once_the_result_is_accepted(
 
     opponent, opponent_watch = watched(phones[2], base)
     opponent.goto(f"{base}/lang/{lang}?next=/")
-    opponent.goto(card_url)
+    opponent.goto(scanned)
     opponent.select_option("#who", "Bruno")
     opponent.get_by_role("button", name=words["accept"]).click()
     expect(opponent.locator("body")).to_contain_text(words["done"])

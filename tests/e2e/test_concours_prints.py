@@ -52,6 +52,8 @@ def test_prizes_prints_and_a_season_from_a_phone(
     page.wait_for_url("**/e/*")
     # 8 × 5 € = 40 €, 10 % kept: a pot of 36 €, said with the rules.
     expect(page.locator(".event-prizes")).to_contain_text(words["pot"])
+    # The prints are folded under their heading, one tap away.
+    page.locator("details.prints > summary").click()
     cards = page.get_by_role("link", name=words["cards"], exact=True)
     box = cards.bounding_box()
     assert box is not None
@@ -64,7 +66,7 @@ def test_prizes_prints_and_a_season_from_a_phone(
     assert width <= 390
     if lang == "fr":
         page.screenshot(path=SCREENSHOTS / "concours-prints-fr-390.png", full_page=True)
-    view = page.locator("a[href*='/ev/']").first.get_attribute("href")
+    view = page.locator("a[href^='http'][href*='/ev/']").first.get_attribute("href")
     assert view is not None
 
     page.goto(f"{base}/seasons/new")
