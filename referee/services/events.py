@@ -47,7 +47,7 @@ from referee.events.concours import (
     impact,
     rank,
 )
-from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS
+from referee.events.draw import MAX_PLAYERS, MAX_ROUNDS, Format
 from referee.events.eventfile import (
     EventRecord,
     Length,
@@ -604,50 +604,83 @@ def _renumber(event: Event, players: list[dict[str, Any]]) -> None:
     while len(rows) > len(players):
         gone = rows.pop()
         event.players.remove(gone)
-    for row, p in zip(rows, players, strict=False):
+    for row, p in zip(rows, players, strict=False):  # every field: a row is another's now
         row.number, row.name, row.paid = p["number"], p["name"], bool(p.get("paid"))
+        row.joined, row.left = p.get("joined", 1), p.get("left")
+        row.missed = list(p.get("missed", []))
     for p in players[len(rows) :]:
         event.players.append(
-            EventPlayer(number=p["number"], name=p["name"], joined=1, paid=bool(p.get("paid")))
+            EventPlayer(
+                number=p["number"],
+                name=p["name"],
+                joined=p.get("joined", 1),
+                left=p.get("left"),
+                missed=list(p.get("missed", [])),
+                paid=bool(p.get("paid")),
+            )
         )
 
 
 def remove_player(event: Event, number: int, version: int | None = None) -> str:
     """Take a player off the list before the first round (a name typed by mistake,
     someone who went home): the next ones move up a number, the pot loses a fee.
-    Once a round is drawn, a player who leaves withdraws (their rounds stay)."""
+    In fixed pairs the pair goes (players 2k−1 and 2k play together: one alone would
+    make the next ones partners of others). Once a round is drawn, a player who
+    leaves withdraws (their rounds stay). The name(s) taken off are returned."""
     _check_version(event, version)
     if event.rounds:
         raise RulesError([problem("event_player_drawn", "players")])
     player = _player(event, number)
-    gone = {"number": number, "name": player.name, "paid": bool(player.paid)}
-    players = [_player_json(p) for p in event.players if p.number != number]
+    numbers = {number}
+    if event.format == Format.PAIRS.value:
+        first = number if number % 2 == 1 else number - 1
+        numbers = {n for n in (first, first + 1) if any(p.number == n for p in event.players)}
+    gone = [
+        {"name": p.name, "paid": bool(p.paid)}
+        for p in sorted(event.players, key=lambda p: p.number)
+        if p.number in numbers
+    ]
+    said = " & ".join(str(g["name"]) for g in gone)
+    players = [_player_json(p) for p in event.players if p.number not in numbers]
     with _whole():
         _renumber(event, players)  # the rows move up: `player` is another's now
-        _log(event, "remove", before=gone)
-    return str(gone["name"])
+        _log(
+            event,
+            "remove",
+            before={"number": min(numbers), "name": said, "players": gone},
+        )
+    del player
+    return said
 
 
 def put_back(event: Event, change_id: int, version: int | None = None) -> str:
-    """Undo a removal (`remove_player`): the player is back at their number, before
-    the first round, unless their name was checked in again meanwhile."""
+    """Undo a removal (`remove_player`): the player (the pair) is back at their
+    number, before the first round, unless a name was checked in again meanwhile."""
     _check_version(event, version)
     change = next((c for c in event.changes if c.id == change_id), None)
     if change is None or change.action != "remove" or not isinstance(change.before, dict):
         raise LookupError(change_id)
     if event.rounds:
         raise RulesError([problem("event_player_drawn", "players")])
-    name = str(change.before.get("name", ""))
-    if any(p.name.casefold() == name.casefold() for p in event.players):
-        raise RulesError([problem("event_twice", "name", value=name)])
+    back = change.before.get("players") or [
+        {"name": change.before.get("name", ""), "paid": change.before.get("paid")}
+    ]
+    taken = {p.name.casefold() for p in event.players}
+    for one in back:
+        if str(one.get("name", "")).casefold() in taken:
+            raise RulesError([problem("event_twice", "name", value=one.get("name"))])
     players = [_player_json(p) for p in event.players]
     at = min(max(int(change.before.get("number", 1)) - 1, 0), len(players))
-    players.insert(at, {"name": name, "joined": 1, "paid": bool(change.before.get("paid"))})
+    players[at:at] = [
+        {"name": str(one.get("name", "")), "joined": 1, "paid": bool(one.get("paid"))}
+        for one in back
+    ]
+    said = " & ".join(str(one.get("name", "")) for one in back)
     with _whole():
         _renumber(event, players)
         change.action = "removed"  # undone: not offered again
-        _log(event, "put-back", after=name)
-    return name
+        _log(event, "put-back", after=said)
+    return said
 
 
 def rename_player(event: Event, number: int, name: str, version: int | None = None) -> bool:
@@ -988,7 +1021,13 @@ def reopen(event: Event, table: EventTable, reason: str, version: int | None = N
     if table.round != len(event.rounds) or table.accepted is not None:
         raise LookupError(table.number)
     names = {p.number: p.name for p in event.players}
+    old = table.game_row
     with _whole():
+        if old is not None:
+            # Its phones' link now leads to the table's card (whose QR code opens
+            # the new game), never to a game the round no longer reads.
+            table.table_token = old.token
+            game_service.rotate(old, "editor", commit=False)
         game = _open_game(event, [names[s] for s in table.seats])
         table.game_id = game.id
         table.overtime = False

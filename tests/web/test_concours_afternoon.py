@@ -611,3 +611,46 @@ def test_the_late_rule_is_a_setting_apart_from_byes() -> None:
     assert ranked(Late.AVERAGE)[5].rounds == (25, 1)
     assert ranked(Late.ZERO)[1].rounds == (10, 5)  # a bye is the bye's, whatever the rule
     assert ranked(Late.ZERO)[5].late == (1,)
+
+
+def test_a_removal_moves_every_field_and_takes_a_fixed_pair_whole(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client, entry_fee="5")
+    view = event.view_token
+    # Player 9 withdrew before round 1 (and paid); player 2 is then taken off.
+    client.post(f"/e/{token}/players/9/withdraw", data={"version": version(client, view)})
+    client.post(f"/e/{token}/players/9/paid", data={"paid": "1", "version": version(client, view)})
+    client.post(f"/e/{token}/players/2/remove", data={"version": version(client, view)})
+    now = {p.name: p for p in fresh(app, event.id).players}
+    assert now["Joueur 9"].number == 8
+    assert now["Joueur 9"].left == 0  # still the one who withdrew…
+    assert now["Joueur 9"].paid
+    assert now["Joueur 8"].left is None  # …and nobody else
+    assert not now["Joueur 8"].paid
+    # A game of old phones: a table's game opened again leads them to its card.
+    _draw(client, token, view)
+    table = _table(app, event.id, 1)
+    assert table.game_row is not None
+    old = table.game_row.token
+    client.post(
+        f"/e/{token}/round/1/table/1/reopen",
+        data={"version": version(client, view), "reason": "a phone wrote on paper"},
+    )
+    moved = client.get(f"/g/{old}")
+    assert moved.status_code == 302
+    assert moved.headers["Location"].endswith(f"/c/{event.play_token}/1")
+
+    # Fixed pairs: the pair goes, and comes back, together.
+    token, event = create(app, client, format="pairs")
+    view = event.view_token
+    client.post(f"/e/{token}/players/4/remove", data={"version": version(client, view)})
+    names = [p.name for p in fresh(app, event.id).players]
+    assert names == [n for n in NAMES if n not in ("Joueur 3", "Joueur 4")]
+    assert "Joueur 3 &amp; Joueur 4" in _said(client, token)
+    removal = next(c for c in fresh(app, event.id).changes if c.action == "remove")
+    client.post(
+        f"/e/{token}/players/put-back/{removal.id}", data={"version": version(client, view)}
+    )
+    assert [p.name for p in fresh(app, event.id).players] == NAMES
