@@ -382,6 +382,7 @@ EVENT_ACTIONS = (
     "by-hand",  # a table's result entered by the director (its phone lost)
     "overtime",  # a table let play on after the bell
     "settings",  # who may accept, the TV's slides
+    "slips",  # route slips printed with a draw (its code, each player's seats)
 )
 
 

@@ -10,16 +10,20 @@ event version, paper size and language, then kept.
 
 from __future__ import annotations
 
+import functools
+import re
 import zlib
 from dataclasses import dataclass, replace
+from typing import Any
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, render_template, request
 from flask_babel import force_locale
 
 from referee.engine.errors import RulesError
 from referee.events.concours import Concours, Figure, Line, Played, Table, draw_next
 from referee.events.draw import Format, Round
-from referee.models import Event
+from referee.extensions import db
+from referee.models import Event, EventChange
 from referee.services import events as service
 from referee.web.browser import remember_in
 from referee.web.events import common, loaded_event
@@ -125,6 +129,7 @@ class Planned:
     seats: dict[int, dict[int, tuple[int, int] | None]]
 
 
+@functools.lru_cache(maxsize=16)
 def planned(concours: Concours) -> Planned:
     """The rest of the draw as it will be made if nobody comes or goes: each round
     drawn as the director's "Draw" would, in turn (the draw is seeded, so the same
@@ -152,8 +157,41 @@ def planned(concours: Concours) -> Planned:
     return Planned(code, seats)
 
 
-def document_html(event: Event, kind: str, size: str) -> str:
-    """A concours's printed document as HTML, in the event's language."""
+def changed_since(plan: Planned, printed: dict[str, Any] | None) -> set[int] | None:
+    """The players whose slip differs from the one printed with the draw `printed`
+    (as `remember_slips` kept it): their seat in a round still to play moved, or
+    they had none. None: every slip (no such print)."""
+    if not printed:
+        return None
+    before = printed.get("seats") or {}
+    changed = set()
+    for player, seats in plan.seats.items():
+        then = before.get(str(player))
+        now = {str(r): (list(at) if at else None) for r, at in seats.items()}
+        if then is None or any(then.get(r) != at for r, at in now.items()):
+            changed.add(player)
+    return changed
+
+
+def remember_slips(event: Event, plan: Planned) -> None:
+    """Keep the draw the route slips were printed with (its code and each player's
+    seats), once per draw: the slips of a later draw are compared with it. Not a
+    change of the concours (its version stays: nothing it shows moved)."""
+    if any(c.action == "slips" and (c.after or {}).get("code") == plan.code for c in event.changes):
+        return
+    seats = {
+        str(p): {str(r): (list(at) if at else None) for r, at in rounds.items()}
+        for p, rounds in plan.seats.items()
+    }
+    db.session.add(
+        EventChange(event_id=event.id, action="slips", after={"code": plan.code, "seats": seats})
+    )
+    db.session.commit()
+
+
+def document_html(event: Event, kind: str, size: str, since: str | None = None) -> str:
+    """A concours's printed document as HTML, in the event's language (`since`: the
+    route slips only of the players whose slip changed since that draw's)."""
     with force_locale(event.language or "fr"):
         shown = common(event)
 
@@ -168,6 +206,18 @@ def document_html(event: Event, kind: str, size: str) -> str:
             )
 
         view_url = public_url("events.public", view_token=event.view_token)
+        plan = planned(shown["concours"]) if kind == "slips" else None
+        only = None
+        if plan is not None and since:
+            printed = next(
+                (
+                    c.after
+                    for c in event.changes
+                    if c.action == "slips" and (c.after or {}).get("code") == since
+                ),
+                None,
+            )
+            only = changed_since(plan, printed)
         return render_template(
             DOCUMENTS[kind],
             **shown,
@@ -177,12 +227,13 @@ def document_html(event: Event, kind: str, size: str) -> str:
             qr=qr_svg,
             view_url=view_url,
             routes=routes(event, shown["concours"], shown["lines"]),
-            plan=planned(shown["concours"]) if kind == "slips" else None,
+            plan=plan,
+            only=only,
             lang=event.language or "fr",
         )
 
 
-def _document(event: Event | None, kind: str) -> Response:
+def _document(event: Event | None, kind: str, since: str | None = None) -> Response:
     """A document of `event` (found by a link, not yet read whole: a document
     already drawn for its version is sent without reading it)."""
     if event is None:
@@ -191,11 +242,11 @@ def _document(event: Event | None, kind: str) -> Response:
 
     def html_of() -> tuple[str, str]:
         loaded = loaded_event(event)
-        html = document_html(loaded, kind, size)
+        html = document_html(loaded, kind, size, since)
         paper = "" if size == "a4" else f"-{size}"
         return html, ascii_name(f"{loaded.name}-{kind}{paper}") + ".pdf"
 
-    return cached_pdf(("event", event.uid, event.version, kind, size), html_of)
+    return cached_pdf(("event", event.uid, event.version, kind, size, since), html_of)
 
 
 @bp.get("/e/<token>/print/<kind>.pdf")
@@ -206,7 +257,12 @@ def director_print(token: str, kind: str) -> Response:
     event = service.find(token)
     if event is not None:
         remember_in("events", token)
-    return _document(event, kind)
+    since = request.args.get("since") if kind == "slips" else None
+    if event is not None and kind == "slips":
+        loaded = loaded_event(event)
+        if loaded.format != Format.PAIRS.value:
+            remember_slips(loaded, planned(service.concours_of(loaded)))
+    return _document(event, kind, since if since and re.fullmatch(r"[0-9A-F]{4}", since) else None)
 
 
 @bp.get("/ev/<view_token>/<kind>.pdf")

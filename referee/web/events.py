@@ -466,6 +466,17 @@ def director(token: str) -> str:
     }
     shown = common(event, statuses=True)
     collected = service.money(event)
+    # The route slips printed with an earlier draw: those changed since, to reprint.
+    printed = [c.after for c in event.changes if c.action == "slips" and c.after]
+    reprint = None
+    if printed and event.format != Format.PAIRS.value:
+        from referee.web.event_prints import changed_since, planned
+
+        plan = planned(shown["concours"])
+        last = printed[-1]
+        if last.get("code") != plan.code:
+            changed = changed_since(plan, last) or set()
+            reprint = {"since": last.get("code"), "code": plan.code, "count": len(changed)}
     return render_template(
         "events/director.html",
         **shown,
@@ -476,6 +487,7 @@ def director(token: str) -> str:
         play_url=public_url("events.tables", play_token=event.play_token),
         view_url=public_url("events.public", view_token=event.view_token),
         pin=service.director_pin(event),
+        reprint=reprint,
         slide_names=slide_names(),
         pot_words=None
         if collected is None
@@ -504,6 +516,7 @@ def director(token: str) -> str:
             "reopen": _("game opened again by the director"),
             "overtime": _("a table let play on after the bell, or stopped"),
             "settings": _("settings changed"),
+            "slips": _("route slips printed"),
             "correct": _("correction opened"),
             "apply": _("correction applied"),
             "cancel": _("correction given up"),

@@ -477,8 +477,17 @@ def test_route_slips_carry_the_whole_draw_marked_with_its_code(
     client.post(
         f"/e/{token}/players", data={"names": "Zoé", "version": version(client, drawn.view_token)}
     )
+    director = page(client, f"/e/{token}")
+    changed = re.search(r"Route slips changed since draw ([0-9A-F]{4}): (\d+)", director)
+    assert changed is not None
+    assert changed.group(1) == code.group(1)
+    only = pdf_pages(client.get(f"/e/{token}/print/slips.pdf?since={code.group(1)}").data)
+    reprinted = " ".join(only)
+    assert "Zoé" in reprinted  # a new slip…
+    assert reprinted.count(" no. ") == int(changed.group(2))  # …and the changed ones only
     later = " ".join(pdf_pages(client.get(f"/e/{token}/print/slips.pdf").data))
     assert f"draw {code.group(1)}" not in later
+    assert "Route slips changed" not in page(client, f"/e/{token}")  # reprinted whole
 
 
 def test_the_ranking_and_players_as_csv_in_both_languages(app: Flask, client: FlaskClient) -> None:
@@ -654,3 +663,12 @@ def test_a_removal_moves_every_field_and_takes_a_fixed_pair_whole(
         f"/e/{token}/players/put-back/{removal.id}", data={"version": version(client, view)}
     )
     assert [p.name for p in fresh(app, event.id).players] == NAMES
+
+
+def test_only_the_slips_whose_seats_moved_are_reprinted() -> None:
+    from referee.web.event_prints import Planned, changed_since
+
+    plan = Planned("AAAA", {1: {2: (1, 1)}, 2: {2: (1, 2)}, 3: {2: None}})
+    printed = {"code": "BBBB", "seats": {"1": {"2": [1, 1]}, "2": {"2": [2, 2]}}}
+    assert changed_since(plan, printed) == {2, 3}  # 2 moved, 3 is new; 1 stays
+    assert changed_since(plan, None) is None  # no such print: every slip
