@@ -58,6 +58,8 @@ from typing import Any
 import pytest
 
 from referee.events import eventfile
+from referee.models import Event
+from referee.services.events import director_pin, table_key
 from tests.server.conftest import HOST, ONE_ADDRESS, Phone, Server, free_port
 
 SEED = 20250917
@@ -612,6 +614,9 @@ def test_every_concours_action_is_whole_after_kill_9(fleet: Fleet, tmp_path: Pat
             work.put((table, 1))
             work.put((table, 2))
         plays = {e.id: e.play for e in snapshot.events.values()}
+        # The table's code (its card's QR code) and the director's PIN: the test's
+        # phones share one session, so each is the phone that entered the deals.
+        held = {e.id: Event(token=e.token) for e in snapshot.events.values()}
 
         def accept(phone: Phone) -> None:
             try:
@@ -621,7 +626,14 @@ def test_every_concours_action_is_whole_after_kill_9(fleet: Fleet, tmp_path: Pat
                     except queue.Empty:
                         return
                     who = NAMES[table.seats[seat] - 1]
-                    form = {"csrf_token": director.csrf, "who": who, "version": "0"}
+                    event = held[table.event]
+                    form = {
+                        "csrf_token": director.csrf,
+                        "who": who,
+                        "version": "0",
+                        "k": table_key(event, table.number),
+                        "pin": director_pin(event),
+                    }
                     path = f"/c/{plays[table.event]}/{table.number}"
                     status, page, _ = flight.request("accept", phone, "POST", path, form)
                     if status != 302 and not (status == 422 and "accepted already" in page):
