@@ -173,7 +173,14 @@ def table_key(event: Event, number: int) -> str:
 
 
 def key_fits(event: Event, number: int, key: object) -> bool:
-    return isinstance(key, str) and hmac.compare_digest(key, table_key(event, number))
+    """Whether `key` is table `number`'s code (anything else sent: no)."""
+    return isinstance(key, str) and _same(key, table_key(event, number))
+
+
+def _same(given: str, expected: str) -> bool:
+    """A secret compared in constant time, whatever was typed (accents, emoji: the
+    comparison of two texts takes ASCII only)."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())
 
 
 def director_pin(event: Event) -> str:
@@ -955,7 +962,7 @@ def accept(
                 raise RulesError([problem("event_deal_in_play", None)])
             raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
         entered = entered_by(table, phone)
-        allowed = bool(pin) and hmac.compare_digest(str(pin).strip(), director_pin(event))
+        allowed = bool(pin) and _same(str(pin).strip(), director_pin(event))
         if entered and not event.self_accept and not allowed:
             raise RulesError([problem("event_accept_own", "pin")])
         came = {"phone": (phone or "")[:8], "entered": entered, "pin": allowed}

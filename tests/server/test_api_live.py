@@ -59,9 +59,9 @@ def a_table(database: str) -> tuple[str, str]:
     return tokens
 
 
-def a_concours(database: str) -> tuple[str, str]:
+def a_concours(database: str) -> tuple[str, str, str]:
     """A concours of four at one table, round 1 drawn and its one deal played, in
-    the server's database: its public and its tables' tokens."""
+    the server's database: its public and its tables' tokens, and table 1's code."""
     app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database})
     with app.app_context():
         setup = event_service.Setup(
@@ -80,7 +80,7 @@ def a_concours(database: str) -> tuple[str, str]:
         (table,) = event.tables
         assert table.game_row is not None
         game_service.add_deal(table.game_row, {"points": [10, -5, 0, -5]})
-        tokens = event.view_token, event.play_token
+        tokens = event.view_token, event.play_token, event_service.table_key(event, 1)
         db.session.remove()
         db.engine.dispose()
     return tokens
@@ -95,13 +95,14 @@ def test_the_documents_examples_run_as_written(
     examples = EXAMPLE.findall(DOC.read_text(encoding="utf-8"))
     assert len(examples) >= 15
     table, _ = a_table(database)
-    event, play = a_concours(database)
+    event, play, key = a_concours(database)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "BASE": f"http://127.0.0.1:{api_server.port}",
         "TABLE": table,
         "EVENT": event,
         "PLAY": play,
+        "KEY": key,
         # Every curl also prints the status on a last line of its own.
         "CURL_HOME": str(tmp_path),
     }
@@ -138,7 +139,7 @@ def test_schemathesis_finds_no_server_error_and_nothing_outside_the_document(
     refused by the game's rules (the tricks of a deal must add up), which no
     schema says; those refusals are documented answers (422)."""
     table, editor = a_table(database)
-    event, play = a_concours(database)
+    event, play, _key = a_concours(database)
     base = f"http://127.0.0.1:{api_server.port}"
     view = json.loads(
         subprocess.run(

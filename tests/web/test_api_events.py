@@ -64,6 +64,7 @@ def test_a_concours_read_and_a_result_accepted_through_the_api(
     with app.app_context():
         other = service.table_key(found, 2)
     assert api.call("POST", accept, {"who": seated[1], "key": other}).status_code == 403
+    assert api.call("POST", accept, {"who": seated[1], "key": "clé ☃"}).status_code == 403
     number = api.call("POST", accept, {"who": 123, "key": key})
     assert number.status_code == 422
     assert (

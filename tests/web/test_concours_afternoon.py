@@ -410,6 +410,9 @@ def test_the_phone_that_entered_the_deals_accepts_with_the_pin_or_when_allowed(
     assert own.status_code == 422
     assert "this phone entered the deals" in own.get_data(as_text=True).lower()
     assert "Director's PIN" in own.get_data(as_text=True)
+    for typed in ("é1", "☃", "１２３４"):  # typed anyhow: refused, never an error
+        assert client.post(f"/c/{play}/1", data={"who": who, "pin": typed}).status_code == 422
+    assert client.get(f"/c/{play}/1?k=é€").status_code == 200
     with_pin = client.post(f"/c/{play}/1", data={"who": who, "pin": service.director_pin(event)})
     assert with_pin.status_code == 302
     # One phone a table: the director allows it for the whole concours.
