@@ -2,6 +2,8 @@
 
     .venv/bin/python bench/prints.py            # about a minute
     .venv/bin/python bench/prints.py --runs 1   # shorter
+    .venv/bin/python bench/prints.py --players 1000 --rounds 30 --concours 1 \
+        --kinds slips,results --runs 1 --no-memory   # the largest the forms allow
 
 A fresh SQLite database holds a concours of 400 players (the score pad, 6 rounds
 of one deal, every result accepted, a prize split stated). Each document is drawn
@@ -39,7 +41,13 @@ ROUNDS = 6
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--players", type=int, default=PLAYERS)
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--concours", type=int, default=3, help="concours of the season")
+    parser.add_argument("--kinds", default="cards,slips,ranking,results,season")
+    parser.add_argument("--no-memory", action="store_true", help="no traced run")
     args = parser.parse_args()
+    players, rounds = args.players, args.rounds
     folder = tempfile.mkdtemp(prefix="referee-bench-prints-")
     url = f"sqlite:///{folder}/bench.db"
     os.environ["DATABASE_URL"] = url
@@ -56,18 +64,18 @@ def main() -> None:
     app = create_app(
         {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "SERVER_NAME": "club.example"}
     )
-    names = [f"Joueur {n}" for n in range(1, PLAYERS + 1)]
+    names = [f"Joueur {n}" for n in range(1, players + 1)]
     with app.app_context():
         events = []
         rng = random.Random(5)
-        for month in range(3):
+        for month in range(args.concours):
             event = service.create(
                 service.Setup(
                     name=f"Grand concours {month + 1}",
                     game="pad",
                     format="individual",
                     table_size=4,
-                    rounds=ROUNDS,
+                    rounds=rounds,
                     deals=1,
                     minutes=None,
                     ranking={"rule": "score", "tie_breaks": ["wins", "opponents", "lot"]},
@@ -76,7 +84,7 @@ def main() -> None:
                     prizes={"split": ["40", "25", "15", "10", "5", "5"], "kept": "10"},
                 )
             )
-            for _ in range(ROUNDS):
+            for _ in range(rounds):
                 service.draw_round(event)
                 for table in [t for t in event.tables if t.round == len(event.rounds)]:
                     assert table.game_row is not None
@@ -96,14 +104,15 @@ def main() -> None:
             "fr",
         )
         html_to_pdf("<p>warm</p>")  # WeasyPrint loaded before the clock starts
-        print(f"{PLAYERS} players, {ROUNDS} rounds, 100 tables; median of {args.runs}")
-        for kind in ("cards", "slips", "ranking", "results", "season"):
+        tables = players // 4
+        print(f"{players} players, {rounds} rounds, {tables} tables; median of {args.runs}")
+        for kind in args.kinds.split(","):
             times, html_times = [], []
             data = b""
             peak = 0
             # The last run is traced for memory (tracemalloc slows it several
             # times): timed runs are untraced.
-            for run in range(args.runs + 1):
+            for run in range(args.runs + (0 if args.no_memory else 1)):
                 traced = run == args.runs
                 db.session.expire_all()
                 with app.test_request_context():

@@ -311,31 +311,26 @@ def _file_of(
     out["rounds"] = rounds
     # A correction, as the director applied it: its reason, the totals before and after.
     out["history"] = [
-        {
-            "round": c.round,
-            "table": c.table,
-            "reason": c.reason,
-            "before": c.before,
-            "after": c.after,
-            "at": c.at.isoformat(timespec="seconds"),
-        }
+        {k: v for k, v in _logged(c).items() if k != "action"}
         for c in event.changes
         if c.action in ("apply", "corrected") and c.reason
     ]
     # The whole log, each line with its time: an import keeps it as it was.
-    out["log"] = [
-        {
-            "action": c.action,
-            "round": c.round,
-            "table": c.table,
-            "reason": c.reason,
-            "before": c.before,
-            "after": c.after,
-            "at": c.at.isoformat(timespec="seconds"),
-        }
-        for c in event.changes
-    ]
+    out["log"] = [_logged(c) for c in event.changes]
     return out
+
+
+def _logged(change: EventChange) -> dict[str, Any]:
+    """A line of the event's history as its file writes it."""
+    return {
+        "action": change.action,
+        "round": change.round,
+        "table": change.table,
+        "reason": change.reason,
+        "before": change.before,
+        "after": change.after,
+        "at": change.at.isoformat(timespec="seconds"),
+    }
 
 
 def _player_json(p: EventPlayer) -> dict[str, Any]:
