@@ -127,7 +127,7 @@ def seeded(url: str, runs: int) -> tuple[str, str, str, list[str]]:
                 assert table.game_row is not None
                 points = [rng.randint(-30, 30) for _ in range(3)]
                 service.game_service.add_deal(table.game_row, {"points": [*points, -sum(points)]})
-                service.accept(full, table, None)
+                service.accept(full, table, None, reason="bench")
         times = []
         for _ in range(runs):
             db.session.expire_all()
@@ -151,10 +151,23 @@ def seeded(url: str, runs: int) -> tuple[str, str, str, list[str]]:
 
 
 async def table(
-    port: int, stats: Stats, play: str, number: int, game: str, stop: float, rng: random.Random
+    port: int,
+    stats: Stats,
+    play: str,
+    number: int,
+    game: str,
+    stop: float,
+    rng: random.Random,
+    director: str = "",
 ) -> None:
-    """A table's entering phone: a deal every 10 s; the round's deals in, an
-    opponent accepts the result on the table's card."""
+    """A table's entering phone: a deal every 10 s; the round's deals in, it
+    accepts the result on the table's card, with the table's code (its card's QR
+    code) and the director's PIN (it is the phone that entered the deals)."""
+    from referee.models import Event
+    from referee.services.events import director_pin, table_key
+
+    held = Event(token=director)
+    code, pin = table_key(held, number), director_pin(held)
     phone = Client(port)
     await asyncio.sleep(rng.uniform(0, 10))
     dealt = 0
@@ -170,10 +183,10 @@ async def table(
             await phone.timed(stats, "POST", f"/g/{game}/deal", urlencode(post).encode())
             dealt += 1
         elif dealt == DEALS:
-            card = await phone.timed(stats, "GET", f"/c/{play}/{number}")
+            card = await phone.timed(stats, "GET", f"/c/{play}/{number}?k={code}")
             csrf = _CSRF.search(card)
             who = re.search(rb"<option>([^<]+)</option>", card)
-            post = {"csrf_token": csrf.group(1).decode() if csrf else ""}
+            post = {"csrf_token": csrf.group(1).decode() if csrf else "", "k": code, "pin": pin}
             post["who"] = who.group(1).decode() if who else ""
             await phone.timed(stats, "POST", f"/c/{play}/{number}", urlencode(post).encode())
             dealt += 1
@@ -216,7 +229,7 @@ async def reader(
 async def served(
     port: int, tokens: tuple[str, str, str, list[str]], seconds: float, pid: int
 ) -> Stats:
-    view, play, _director, games = tokens
+    view, play, director, games = tokens
     joining = 8.0
     stats = Stats(before=Stats())
     stats.since = time.perf_counter() + joining
@@ -240,7 +253,7 @@ async def served(
         stats.cores = (server_cpu(pid) - used) / seconds
 
     version = f"/ev/{view}/version.json"
-    tasks = [table(port, stats, play, i, g, stop, rng) for i, g in enumerate(games, 1)]
+    tasks = [table(port, stats, play, i, g, stop, rng, director) for i, g in enumerate(games, 1)]
     tasks += [following(g) for g in games for _ in range(3)]
     tasks += [reader(port, stats, f"/ev/{view}", version, stop, joining, rng) for _ in range(400)]
     tasks += [reader(port, stats, f"/ev/{view}/tv", version, stop, joining, rng) for _ in range(50)]

@@ -92,7 +92,7 @@ def main() -> None:
                     service.game_service.add_deal(
                         table.game_row, {"points": [*points, -sum(points)]}
                     )
-                    service.accept(event, table, None)
+                    service.accept(event, table, None, reason="bench")
             events.append(event.id)
         season = seasons.create(
             "Saison",

@@ -83,7 +83,7 @@ def seed(url: str, players: int) -> tuple[list[str], list[str], str]:
                     assert table.game_row is not None
                     points = [rng.randint(-30, 30) for _ in range(3)]
                     games.add_deal(table.game_row, {"points": [*points, -sum(points)]})
-                    service.accept(event, table, None)
+                    service.accept(event, table, None, reason="bench")
             events.append(event)
         loaded = [service.loaded(e.id) for e in events]
         rule = {"points": list(range(50, 0, -1))}
