@@ -30,6 +30,7 @@ from referee.web import (
     assets,
     bidi,
     board,
+    browser,
     catalog,
     chart,
     event_prints,
@@ -322,6 +323,7 @@ def register(app: Flask) -> None:
             response.headers["Cache-Control"] = "no-store"
         if response.status_code == 429 and "retry_after" in g:
             response.headers["Retry-After"] = str(g.retry_after)
+        browser.keep_phone(response)
         return _compressed(response)
 
     def _compressed(response: Response) -> Response:

@@ -1068,6 +1068,7 @@ def card(play_token: str, number: int) -> Page:
     event, table = found
     errors: list[str] = []
     mine = keyed(event, number)
+    phone = phone_id()  # named from the first visit: its cookie outlives any race
     if request.method == "POST":
         try:
             if not mine:
@@ -1077,7 +1078,7 @@ def card(play_token: str, number: int) -> Page:
                 table,
                 request.form.get("who", ""),
                 _version(),
-                phone=phone_id(),
+                phone=phone,
                 pin=request.form.get("pin"),
                 none_in_play=request.form.get("none_in_play") == "1",
             )
@@ -1100,7 +1101,7 @@ def card(play_token: str, number: int) -> Page:
         state=state,
         errors=errors,
         mine=mine,
-        own_phone=mine and service.entered_by(table, phone_id()) and not event.self_accept,
+        own_phone=mine and service.entered_by(table, phone) and not event.self_accept,
     )
     return (page, 422) if errors else page
 
