@@ -159,6 +159,7 @@ MESSAGES: Final[dict[str, str]] = {
         "time is up: the deal in play at the bell was the last, and it is in. The director "
         "can let the table play on"
     ),
+    "event_pin_wrong": N_("this is not the director's PIN: ask the director to type it"),
     "event_key": N_(
         "this phone does not hold the table's code: scan the QR code of the table's card"
     ),

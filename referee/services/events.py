@@ -20,6 +20,7 @@ import hmac
 import json
 import re
 import secrets
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -189,6 +190,38 @@ def director_pin(event: Event) -> str:
     the deals accepting them)."""
     digest = hmac.new(event.token.encode(), b"pin", hashlib.sha256).digest()
     return f"{int.from_bytes(digest[:4], 'big') % 10000:04d}"
+
+
+#: Wrong PINs a concours takes in `PIN_WINDOW` seconds before it takes none for the
+#: rest of the window: four digits are 10,000 guesses, not a few dozen.
+PIN_TRIES, PIN_WINDOW = 5, 600
+_WRONG_PINS: dict[str, list[float]] = {}
+
+
+class PinLocked(Exception):
+    """Too many wrong PINs for this concours lately: none is checked for a while."""
+
+    def __init__(self, minutes: int) -> None:
+        super().__init__(minutes)
+        self.minutes = minutes
+
+
+def pin_fits(event: Event, pin: str | None) -> bool:
+    """Whether `pin` is the director's PIN. A wrong one is counted: past
+    `PIN_TRIES` in `PIN_WINDOW` seconds, PinLocked (in this worker; a server of
+    several workers lets each count its own, a few dozen guesses at most)."""
+    if not pin or not str(pin).strip():
+        return False
+    now = time.monotonic()
+    tries = [t for t in _WRONG_PINS.get(event.uid, []) if now - t < PIN_WINDOW]
+    if len(tries) >= PIN_TRIES:
+        raise PinLocked(max(1, round((PIN_WINDOW - (now - tries[0])) / 60)))
+    if _same(str(pin).strip(), director_pin(event)):
+        return True
+    _WRONG_PINS[event.uid] = [*tries, now]
+    if len(_WRONG_PINS) > 10_000:  # forgotten, oldest first: never a growing store
+        _WRONG_PINS.pop(next(iter(_WRONG_PINS)))
+    raise RulesError([problem("event_pin_wrong", "pin")])
 
 
 def entered_by(table: EventTable, phone: str | None) -> bool:
@@ -957,9 +990,11 @@ def accept(
                 raise RulesError([problem("event_deal_in_play", None)])
             raise RulesError([problem("event_not_over", None, deals=event.length_deals or 0)])
         entered = entered_by(table, phone)
-        allowed = bool(pin) and _same(str(pin).strip(), director_pin(event))
-        if entered and not event.self_accept and not allowed:
-            raise RulesError([problem("event_accept_own", "pin")])
+        allowed = False
+        if entered and not event.self_accept:
+            allowed = pin_fits(event, pin)
+            if not allowed:
+                raise RulesError([problem("event_accept_own", "pin")])
         came = {"phone": (phone or "")[:8], "entered": entered, "pin": allowed}
         reason = who
     game = table.game_row

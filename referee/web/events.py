@@ -1084,6 +1084,14 @@ def card(play_token: str, number: int) -> Page:
             )
         except StaleVersion:
             errors = [_("The event changed meanwhile: look, then accept again.")]
+        except service.PinLocked as locked:
+            errors = [
+                ngettext(
+                    "Too many wrong PINs: the PIN is checked again in %(num)d minute.",
+                    "Too many wrong PINs: the PIN is checked again in %(num)d minutes.",
+                    locked.minutes,
+                )
+            ]
         except LookupError:
             errors = [_("This result was accepted already.")]
         except RulesError as error:

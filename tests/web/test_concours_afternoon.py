@@ -26,6 +26,7 @@ from tests.web.test_concours import NAMES, create, fresh, page, play_round, vers
 
 #: The engine's messages only this file's pages raise (tests/engine/test_errors.py).
 AFTERNOON_CODES = {
+    "event_pin_wrong",
     "event_player_drawn",
     "event_deal_in_play",
     "event_accept_own",
@@ -399,6 +400,7 @@ def test_the_phone_that_entered_the_deals_accepts_with_the_pin_or_when_allowed(
     token, event = create(app, client)
     view, play = event.view_token, event.play_token
     _draw(client, token, view)
+    service._WRONG_PINS.clear()
     for number in (1, 2):
         table = _table(app, event.id, number)
         assert table.game_row is not None
@@ -411,10 +413,25 @@ def test_the_phone_that_entered_the_deals_accepts_with_the_pin_or_when_allowed(
     assert "this phone entered the deals" in own.get_data(as_text=True).lower()
     assert "Director's PIN" in own.get_data(as_text=True)
     for typed in ("é1", "☃", "１２３４"):  # typed anyhow: refused, never an error
-        assert client.post(f"/c/{play}/1", data={"who": who, "pin": typed}).status_code == 422
+        wrong = client.post(f"/c/{play}/1", data={"who": who, "pin": typed})
+        assert wrong.status_code == 422
+        assert "This is not the director&#39;s PIN" in wrong.get_data(as_text=True)
     assert client.get(f"/c/{play}/1?k=é€").status_code == 200
     with_pin = client.post(f"/c/{play}/1", data={"who": who, "pin": service.director_pin(event)})
     assert with_pin.status_code == 302
+    # Guessing is cut short: past 5 wrong PINs in 10 minutes, none is checked.
+    third = _table(app, event.id, 3)
+    assert third.game_row is not None
+    client.get(f"/c/{play}/3?k={service.table_key(event, 3)}")
+    for _ in range(2):
+        _deal(client, third.game_row.token, 3, -1, -1, -1)
+    who3 = NAMES[third.seats[1] - 1]
+    for guess in ("0000", "1111"):
+        client.post(f"/c/{play}/3", data={"who": who3, "pin": guess})
+    locked = client.post(f"/c/{play}/3", data={"who": who3, "pin": service.director_pin(event)})
+    assert locked.status_code == 422
+    assert "Too many wrong PINs" in locked.get_data(as_text=True)
+    assert _table(app, event.id, 3).accepted is None
     # One phone a table: the director allows it for the whole concours.
     client.post(
         f"/e/{token}/settings",
@@ -675,3 +692,27 @@ def test_only_the_slips_whose_seats_moved_are_reprinted() -> None:
     printed = {"code": "BBBB", "seats": {"1": {"2": [1, 1]}, "2": {"2": [2, 2]}}}
     assert changed_since(plan, printed) == {2, 3}  # 2 moved, 3 is new; 1 stays
     assert changed_since(plan, None) is None  # no such print: every slip
+
+
+def test_a_phone_that_entered_deals_by_the_games_link_is_still_that_phone(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.get("/lang/en?next=/")
+    token, event = create(app, client)
+    _draw(client, token, event.view_token)
+    table = _table(app, event.id, 1)
+    assert table.game_row is not None
+    other = app.test_client()  # the game's link only, never the table's card
+    other.get(f"/g/{table.game_row.token}")
+    for _ in range(2):
+        _deal(other, table.game_row.token, 3, -1, -1, -1)
+    assert other.get_cookie("referee_phone") is not None
+    # Its session lost (a race of two requests): the phone's own cookie names it.
+    with other.session_transaction() as held:
+        held.clear()
+    key = service.table_key(event, 1)
+    other.get(f"/c/{event.play_token}/1?k={key}")
+    refused = other.post(f"/c/{event.play_token}/1", data={"who": NAMES[table.seats[1] - 1]})
+    assert refused.status_code == 422
+    said = refused.get_data(as_text=True)  # in French: the session held the language
+    assert "Ce téléphone a saisi les donnes" in said
