@@ -10,7 +10,12 @@
     // The page may have been drawn a while ago (it is kept per version): the server's
     // time is asked again, half the request's time added.
     let skew = Date.parse(clock.dataset.now) - Date.now();
+    // The page may be a kept copy (its server time old): the count starts once the
+    // server's time is asked again (or after 2 s without an answer), never from a
+    // stale one that a second later jumps.
     const timeUrl = clock.dataset.timeUrl || (live && live.dataset.versionUrl);
+    let started = false;
+    const start = () => { if (!started) { started = true; tick(); } };
     if (timeUrl) {
       const asked = Date.now();
       fetch(timeUrl, { cache: "no-store" })
@@ -18,7 +23,9 @@
         .then((answer) => {
           if (answer && answer.now) skew = Date.parse(answer.now) - (asked + Date.now()) / 2;
         })
-        .catch(() => {});
+        .catch(() => {})
+        .finally(start);
+      window.setTimeout(start, 2000);
     }
     const alarm = Number(clock.dataset.alarm) * 1000;
     const left = clock.querySelector(".left");
@@ -38,7 +45,7 @@
       clock.classList.toggle("alarm", ms <= alarm);
       window.setTimeout(tick, 250);
     };
-    tick();
+    if (!timeUrl) start();
   });
   // The TV: one part at a time, in turn. A long part (the ranking, the seating, the
   // names) is cut into as many slides as the screen's height needs, each as full as

@@ -547,8 +547,11 @@ def ranking_csv(view_token: str) -> Response:
     head += [_("Round %(n)d", n=r + 1) for r in range(len(event.rounds))]
     head += [_("Separated by")]
     lang = str(get_locale())
+    found = service.purse(event, lines)
+    if found is not None:
+        head.append(_("Prize"))
     rows = [head]
-    for line in lines:
+    for i, line in enumerate(lines):
         rows.append(
             [
                 str(line.rank),
@@ -557,10 +560,17 @@ def ranking_csv(view_token: str) -> Response:
                 *(cell(line.values[TieBreak(t)], lang) for t in breaks),
                 *("" if r is None else cell(r, lang) for r in line.rounds),
                 _(SEPARATED[line.separated_by]) if line.separated_by else "",
+                *([cents(found.lines[i], lang)] if found is not None else []),
             ]
         )
     name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
-    return download(csv_text(rows, lang), "text/csv; charset=utf-8", f"{name}-ranking.csv")
+    return download(csv_text(rows, lang), "text/csv", f"{name}-ranking.csv")
+
+
+def cents(amount: int, lang: str) -> str:
+    """An amount in cents as a spreadsheet reads it: 130.00, or 130,00 in French."""
+    text = f"{amount // 100}.{amount % 100:02d}"
+    return text.replace(".", ",") if lang == "fr" else text
 
 
 @bp.get("/e/<token>/players.csv")
@@ -580,7 +590,7 @@ def players_csv(token: str) -> Response:
         )
     name = ascii_name(event.name)[:MAX_FILE_NAME] or "concours"
     lang = str(get_locale())
-    return download(csv_text(rows, lang), "text/csv; charset=utf-8", f"{name}-players.csv")
+    return download(csv_text(rows, lang), "text/csv", f"{name}-players.csv")
 
 
 def csv_text(rows: list[list[str]], lang: str) -> str:
@@ -753,7 +763,7 @@ def remove_player(token: str, number: int) -> BaseResponse:
 
     def act() -> None:
         name = service.remove_player(event, number, _version())
-        flash(_("%(name)s is off the list (“Put back” undoes it).", name=name))
+        flash(_("Off the list: %(name)s (“Put back” undoes it).", name=name))
         _say_pot(event)
 
     return _act(event, act)
@@ -1109,6 +1119,7 @@ def card(play_token: str, number: int) -> Page:
         state=state,
         errors=errors,
         mine=mine,
+        wrong_code=not mine and bool(request.values.get("k")),
         own_phone=mine and service.entered_by(table, phone) and not event.self_accept,
     )
     return (page, 422) if errors else page

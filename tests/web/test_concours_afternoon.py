@@ -171,7 +171,7 @@ def test_players_renamed_removed_put_back_and_the_pot_follows(
     # A name typed by mistake is taken off: the next ones move up, the pot follows.
     client.post(f"/e/{token}/players/3/remove", data={"version": version(client, view)})
     said = _said(client, token)
-    assert "Joueur 3 est retiré de la liste" in said
+    assert "Retiré de la liste\u202f: Joueur 3" in said
     assert "170,00" in said
     now = fresh(app, event.id)
     assert [p.number for p in now.players] == list(range(1, 18))
@@ -220,6 +220,21 @@ def test_players_renamed_removed_put_back_and_the_pot_follows(
     again = next(t for t in fresh(app, event.id).tables if t.id == seated.id)
     assert again.game_row is not None
     assert again.game_row.players[0] == "Premier"
+    # Results in: the ranking's CSV and the TV name who takes the prize.
+    play_round(app, client, event.id, 1, seed=2)
+    with app.app_context():
+        found = service.loaded(event.id)
+        assert found is not None
+        first = service.ranking(found)[0]
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(f"/ev/{view}/ranking.csv").get_data(as_text=True)[1:]),
+            delimiter=";",
+        )
+    )
+    assert rows[0][-1] == "Prix"
+    assert rows[1][-1] == "180,00"
+    assert f"{first.rank}. {first.name}" in page(client, f"/ev/{view}/tv")
     with app.app_context():
         found = service.loaded(event.id)
         assert found is not None
@@ -536,6 +551,7 @@ def test_the_ranking_and_players_as_csv_in_both_languages(app: Flask, client: Fl
     by_name = {r[1].lstrip("'"): r for r in rows[1:]}
     for line in lines:
         assert by_name[line.name][2] == str(plain(line.points)).replace(".", ",")
+    assert "Prix" not in rows[0]  # no prizes stated: no column
     client.get("/lang/en?next=/")
     english = client.get(f"/ev/{event.view_token}/ranking.csv").get_data(as_text=True)
     assert english.lstrip("\ufeff").startswith("Rank,Player,Points")
