@@ -43,8 +43,10 @@ TIMEOUT: Final = 30.0
 QUEUE: Final = 4
 #: The longest a concours's or a season's document may take to draw, from its turn
 #: (seconds): its personal results are a page a player (400 pages: 13 s on the
-#: project's machine, docs/PERFORMANCE.md), where a game's sheet is one or a few.
-LONG_DOCUMENT: Final = 120.0
+#: project's machine; the largest the forms allow, 1,000 players after 30 rounds,
+#: 180 s on a busy one: docs/PERFORMANCE.md), where a game's sheet is one or a few.
+#: Its readers are told how far it is meanwhile; the limit stops only a runaway.
+LONG_DOCUMENT: Final = 600.0
 #: Such documents drawn or waiting at once in one server process, in their own
 #: renderer process (a game's sheet never waits behind one).
 LONG_QUEUE: Final = 2
