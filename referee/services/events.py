@@ -935,9 +935,10 @@ def status(event: Event, table: EventTable) -> Status:
     if event.length_deals:
         ready = deals >= event.length_deals or finished
     elif left == 0 and end is not None and not finished:
-        # "When time is up, the deal in play is the last": over once it is in.
+        # "When time is up, the deal in play is the last": over once it is in. A table
+        # the director lets play on accepts when it stops.
         last_in = deals_after(table, end) >= 1
-        ready = deals >= 1 and last_in and not table.overtime
+        ready = deals >= 1 and (last_in or table.overtime)
         in_play = not last_in and not table.overtime
     else:
         ready = finished

@@ -355,10 +355,7 @@ def test_a_timed_round_takes_the_deal_in_play_then_no_more(app: Flask, client: F
     assert _deal(client, game, 2, 2, -2, -2).status_code == 302
     with app.app_context():
         assert len(game_service.find(game).deals) == 3  # type: ignore[union-attr]
-    client.post(
-        f"/e/{token}/round/1/table/1/overtime",
-        data={"on": "0", "version": version(client, event.view_token)},
-    )
+    # Playing on, the table accepts when it stops.
     accepted = opponent.post(f"/c/{play}/1", data={"who": who})
     assert accepted.status_code == 302
     assert _table(app, event.id, 1).accepted == [8, 2, -3, -7]
