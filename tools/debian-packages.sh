@@ -9,7 +9,8 @@
 #
 # run:  python3-venv builds the virtual environment; WeasyPrint draws the score
 #       sheets with Pango (its fonts ship with the package, referee/fonts/), and
-#       HarfBuzz's subsetter halves a sheet's time (WeasyPrint warns without it).
+#       HarfBuzz's subsetter halves a sheet's time (WeasyPrint warns without it);
+#       tzdata names the clubs' time zones (a concours's times; without it, UTC).
 # test: pdftoppm (poppler) turns a sheet into a PNG; curl runs the examples of
 #       docs/API.md as a reader would; tesseract-ocr reads the names back from
 #       the result picture (OCR); the browser tests drive
@@ -23,7 +24,7 @@
 # postgres: `make test-postgres` starts a throwaway server (.ci/postgres.sh).
 set -euo pipefail
 
-RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0)
+RUN=(python3-venv libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 tzdata)
 TEST=("${RUN[@]}" poppler-utils chromium libatomic1 curl tesseract-ocr)
 DEPLOY=("${RUN[@]}" nginx-light caddy systemd)
 POSTGRES=(postgresql)
