@@ -76,9 +76,12 @@ class Browser:
             self.conn.close()
             self.conn = None
             raise
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        # Every cookie the server sets (the session, the phone's name), as a browser.
+        jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
+        for cookie in response.msg.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            jar[name] = value
+        self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
         return response.status, data, response.getheader("Location") or ""
 
     def timed(self, method: str, path: str, **options: Any) -> tuple[float, int, bytes, str]:

@@ -153,8 +153,11 @@ class Client:
                 length = int(value)
             elif name == "location":
                 self.location = value.strip()
-            elif name == "set-cookie":
-                self.cookie = value.strip().split(";", 1)[0]
+            elif name == "set-cookie":  # every cookie kept, as a browser
+                jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
+                key, _, kept = value.strip().split(";", 1)[0].partition("=")
+                jar[key] = kept
+                self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
             elif name == "connection" and value.strip().lower() == "close":
                 close = True
             elif name == "content-encoding" and value.strip().lower() == "gzip":

@@ -51,6 +51,7 @@ from referee.events.concours import (
 from referee.events.concours import number as plain
 from referee.events.draw import Format
 from referee.events.eventfile import MAX_EVENT_BYTES, default_zone
+from referee.events.plan import changed_since, planned
 from referee.events.prizes import Split
 from referee.games import GAMES
 from referee.lru import LRU
@@ -470,8 +471,6 @@ def director(token: str) -> str:
     printed = [c.after for c in event.changes if c.action == "slips" and c.after]
     reprint = None
     if printed and event.format != Format.PAIRS.value:
-        from referee.web.event_prints import changed_since, planned
-
         plan = planned(shown["concours"])
         last = printed[-1]
         if last.get("code") != plan.code:

@@ -178,9 +178,12 @@ class Phone:
             self.conn = None
             raise
         data = response.read().decode()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
+        # Every cookie the server sets (the session, the phone's name), as a browser.
+        jar = dict(c.split("=", 1) for c in self.cookie.split("; ") if "=" in c)
+        for cookie in response.msg.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            jar[name] = value
+        self.cookie = "; ".join(f"{k}={v}" for k, v in jar.items())
         return response.status, data, response.getheader("Location") or ""
 
     def healthy(self, process: subprocess.Popen[bytes], seconds: float) -> bool:

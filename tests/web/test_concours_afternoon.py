@@ -500,7 +500,7 @@ def test_route_slips_carry_the_whole_draw_marked_with_its_code(
     with app.app_context():
         loaded = service.loaded(event.id)
         assert loaded is not None
-        from referee.web.event_prints import planned
+        from referee.events.plan import planned
 
         plan = planned(service.concours_of(loaded))
     assert plan.code == code.group(1)
@@ -699,7 +699,7 @@ def test_a_removal_moves_every_field_and_takes_a_fixed_pair_whole(
 
 
 def test_only_the_slips_whose_seats_moved_are_reprinted() -> None:
-    from referee.web.event_prints import Planned, changed_since
+    from referee.events.plan import Planned, changed_since
 
     plan = Planned("AAAA", {1: {2: (1, 1)}, 2: {2: (1, 2)}, 3: {2: None}})
     printed = {"code": "BBBB", "seats": {"1": {"2": [1, 1]}, "2": {"2": [2, 2]}}}
