@@ -1013,8 +1013,10 @@ def _claim(
     game: Game | None,
     reason: str | None,
     came: dict[str, Any] | None,
+    action: str = "accept",
 ) -> None:
-    """`accept`'s write, committed once."""
+    """`accept`'s write (and `by_hand`'s: `action`), committed once: the result
+    claimed by one conditional update, the game's new link, the history line."""
     claimed = db.session.execute(
         update(EventTable)
         .where(EventTable.id == table.id, EventTable.accepted.is_(None))
@@ -1031,12 +1033,12 @@ def _claim(
         game_service.rotate(game, "editor", commit=False)
     _log_counted(
         event,
-        "accept",
+        action,
         round=table.round,
         table=table.number,
         after=scores,
         reason=reason,
-        before=came if who is not None else DIRECTOR,
+        before=came if who is not None else (DIRECTOR if action == "accept" else None),
     )
 
 
@@ -1088,24 +1090,7 @@ def by_hand(
             [problem("out_of_range", "scores", value=len(scores), low=len(table.seats))]
         )
     with _whole():
-        claimed = db.session.execute(
-            update(EventTable)
-            .where(EventTable.id == table.id, EventTable.accepted.is_(None))
-            .values(accepted=list(scores), accepted_by=DIRECTOR)
-            .execution_options(synchronize_session=False)
-        )
-        if getattr(claimed, "rowcount", 0) != 1:
-            raise LookupError(table.number)
-        if table.game_row is not None:
-            game_service.rotate(table.game_row, "editor", commit=False)
-        _log_counted(
-            event,
-            "by-hand",
-            round=table.round,
-            table=table.number,
-            after=list(scores),
-            reason=reason,
-        )
+        _claim(event, table, None, list(scores), table.game_row, reason, None, "by-hand")
     db.session.expire(table)
 
 
