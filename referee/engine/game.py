@@ -145,6 +145,13 @@ class Game(ABC, Generic[R, D]):
         del rules
         return self.lowest_wins
 
+    def zero_sum_under(self, rules: R) -> bool:
+        """Whether every deal adds up to zero, so that a total is what a player won
+        from the others (stakes by the point then pay each his score: `settlement.
+        money_of`); by default a game's points are not."""
+        del rules
+        return False
+
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together, seat by seat: teams, or each player alone."""
         return alone(players)

@@ -18,7 +18,8 @@ class StakePer(StrEnum):
 
     #: The stakes of each game's rulings: the winner collects, a failed bid pays…
     GAME = "game"
-    #: Every pair of players settles the difference of their scores times the stake.
+    #: Every pair of players settles the difference of their scores times the stake;
+    #: in a zero-sum game, each player's score is what he wins or loses (`by_own_score`).
     POINT = "point"
 
 
@@ -88,17 +89,34 @@ def by_points(scores: Sequence[int], lowest_wins: bool) -> list[Payment]:
     return payments
 
 
+def by_own_score(scores: Sequence[int], lowest_wins: bool) -> tuple[int, ...]:
+    """Stakes by the point in a zero-sum game (docs/RULES.md, "Stakes", Referee's
+    ruling): each player's total is already what he won or lost from the others, so
+    his net is his score (in stakes; the sign turned where the lowest total wins).
+    Settling every pair's difference would pay each player n times his score, a
+    tarot table five times what it plays for."""
+    if sum(scores):
+        raise ValueError(f"scores do not sum to zero: {list(scores)}")
+    sign = -1 if lowest_wins else 1
+    return tuple(sign * score for score in scores)
+
+
 def money_of(
     stake: Decimal | None,
     per: StakePer,
     scores: Sequence[int],
     by_game: Iterable[Payment],
     lowest_wins: bool,
+    zero_sum: bool = False,
 ) -> Money | None:
     """The money of a game: none without a stake; else its payments by the game's
-    rulings (`by_game`) or by the point, as the record says."""
+    rulings (`by_game`) or by the point, as the record says: in a zero-sum game
+    each player's score times the stake, in any other each pair's difference."""
     if stake is None:
         return None
+    if per is StakePer.POINT and zero_sum:
+        net = tuple(stake * units for units in by_own_score(scores, lowest_wins))
+        return Money(stake, net, fewest_transfers(net))
     payments = by_points(scores, lowest_wins) if per is StakePer.POINT else by_game
     return settle(len(scores), payments, stake)
 

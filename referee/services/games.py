@@ -177,6 +177,12 @@ class Scored:
         """The house rules, typed as the engine reads them."""
         return self.record.rules
 
+    @property
+    def zero_sum(self) -> bool:
+        """Whether each deal adds up to zero (stakes by the point pay each player his
+        own score: `engine.settlement.money_of`)."""
+        return GAMES[self.record.game].zero_sum_under(self.record.rules)
+
     def flag_values(self) -> dict[str, object]:
         """Each house rule's value as the record writes it (an enum as its value)."""
         return {

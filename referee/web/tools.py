@@ -86,8 +86,13 @@ def rules_page(token: str) -> str:
     """A short summary of the game's rules, with this table's house rules."""
     game = load(token)
     stake = Decimal(game.stake) if game.stake else None
-    values = service.scored(game).flag_values()
+    scored = service.scored(game)
     page = render_template(
-        "rules.html", game=game, flags=home_of(game.game).flags, values=values, stake=stake
+        "rules.html",
+        game=game,
+        flags=home_of(game.game).flags,
+        values=scored.flag_values(),
+        stake=stake,
+        zero_sum=scored.zero_sum,
     )
     return page

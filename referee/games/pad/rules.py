@@ -143,6 +143,10 @@ class Pad(Game[Rules, Deal]):
         """A house rule: the lowest total wins."""
         return rules.lowest_wins
 
+    def zero_sum_under(self, rules: Rules) -> bool:
+        """A house rule: each deal adds up to zero (as tarot's)."""
+        return rules.zero_sum
+
     def sides_under(self, rules: Rules, players: int) -> tuple[tuple[int, ...], ...]:
         """The teams of the house rules (seat i in team i % teams), or each alone."""
         return sides_of(players, rules.teams)
@@ -212,7 +216,14 @@ class Pad(Game[Rules, Deal]):
             next_dealer=None
             if finished
             else self.dealer_of(record.first_dealer, len(results) + 1, players),
-            money=money_of(record.stake, record.stake_per, scores, payments, rules.lowest_wins),
+            money=money_of(
+                record.stake,
+                record.stake_per,
+                scores,
+                payments,
+                rules.lowest_wins,
+                zero_sum=rules.zero_sum,
+            ),
         )
 
     def explain_deal(

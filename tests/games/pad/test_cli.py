@@ -20,7 +20,50 @@ def test_referee_score_reads_a_pad_record(tmp_path: Path) -> None:
     assert standings["game"] == "pad"
     assert standings["scores"] == [95, 25, -30, -55, -35]
     assert standings["winners"] == [0]
-    assert standings["money"]["net"] == ["47.50", "12.50", "-15.00", "-27.50", "-17.50"]
+    # Zero-sum by the point: each player's score × 0.10 (Referee's ruling).
+    assert standings["money"]["net"] == ["9.50", "2.50", "-3.00", "-5.50", "-3.50"]
+
+
+def _money(tmp_path: Path, record: dict[str, object]) -> list[str]:
+    status, out, err = _run(_write(tmp_path, record))
+    assert (status, err) == (0, "")
+    net: list[str] = json.loads(out)["money"]["net"]
+    return net
+
+
+def test_by_the_point_a_zero_sum_pad_pays_each_his_score(tmp_path: Path) -> None:
+    """The issue's tarot: Émile at +452 and 0.10 a point gets 45.20, not 5 × that;
+    Ana at −10 pays 1.00. Teams and "the lowest wins" keep the ruling's shape."""
+    record: dict[str, object] = {
+        "format": "referee-game/1",
+        "game": "pad",
+        "players": ["Ana", "Bruno", "Chloé", "Driss", "Émile"],
+        "rules": {"zero_sum": True},
+        "stake": "0.10",
+        "stake_per": "point",
+        "deals": [{"points": [-10, -150, -140, -152, 452]}],
+    }
+    assert _money(tmp_path, record) == ["-1.00", "-15.00", "-14.00", "-15.20", "45.20"]
+    record["rules"] = {"zero_sum": True, "lowest_wins": True}
+    assert _money(tmp_path, record) == ["1.00", "15.00", "14.00", "15.20", "-45.20"]
+    # Two teams of two, zero-sum: each seat wins or loses its team's score.
+    record["players"] = ["Ana", "Bruno", "Chloé", "Driss"]
+    record["rules"] = {"zero_sum": True, "teams": 2}
+    record["deals"] = [{"points": [82, -82]}]
+    assert _money(tmp_path, record) == ["8.20", "-8.20", "8.20", "-8.20"]
+
+
+def test_by_the_point_any_other_pad_settles_each_pair_difference(tmp_path: Path) -> None:
+    """Not zero-sum: each pair settles its difference (Ana 6 − 3 − 1 = +2 stakes)."""
+    record: dict[str, object] = {
+        "format": "referee-game/1",
+        "game": "pad",
+        "players": ["Ana", "Bruno", "Chloé"],
+        "stake": "0.10",
+        "stake_per": "point",
+        "deals": [{"points": [5, 2, 4]}],
+    }
+    assert _money(tmp_path, record) == ["0.40", "-0.50", "0.10"]
 
 
 def test_referee_score_refuses_a_pad_deal_that_does_not_add_up(tmp_path: Path) -> None:

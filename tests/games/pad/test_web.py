@@ -220,11 +220,13 @@ def test_a_pad_at_a_table_its_evening_and_statistics(client: FlaskClient) -> Non
     assert '2nd</span> <span class="who">Chloé' in board
     evening = page(client, f"/t/{table}/evening/2026-11-27")
     # Bruno collects a stake from Ana and from Chloé (−1, +2, −1); the tarot's 0.10 a
-    # point on top (47.50, 12.50, −15.00, −27.50, −17.50): Ana 46.50, Bruno 14.50.
+    # point on top, each his score × the stake (9.50, 2.50, −3.00, −5.50, −3.50):
+    # Ana 8.50, Bruno 4.50, Chloé −4.00.
     assert "Score pad" in evening
-    assert "46.50" in evening
-    assert "14.50" in evening
-    assert "16.00" in evening
+    assert "8.50" in evening
+    assert "4.50" in evening
+    assert "4.00" in evening
+    assert "46.50" not in evening
     stats = page(client, f"/t/{table}/statistics")
     assert '<th scope="row">deals won</th>' in stats
     assert '<th scope="row">points a deal</th>' in stats
