@@ -154,7 +154,10 @@ class GameState(Declared):
     """A game as it stands: who plays, the totals, who won."""
 
     game: str = Field(description="The game's key.")
-    name: str = Field(description="The game's name, in the answer's language.")
+    name: str = Field(
+        description="The game's name, in the answer's language, or what the table said "
+        "it plays on a score pad (its `name` rule)."
+    )
     players: list[str] = Field(description="Names, in seat order (seats from 0).")
     sides: list[list[int]] = Field(description="Seats that score together (teams).")
     lowest_wins: bool = Field(description="Whether the lowest total leads.")

@@ -55,7 +55,7 @@ from referee.models import Event, Game
 from referee.services import events as event_service
 from referee.services import games as service
 from referee.services import tables as table_service
-from referee.web.homes import home_of
+from referee.web.homes import game_name
 from referee.web.hosts import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -144,7 +144,7 @@ def state_of(game: Game) -> GameState:
     view = game.view_token
     return GameState(
         game=game.game,
-        name=str(home_of(game.game).name),
+        name=str(game_name(game)),
         players=list(record.players),
         sides=[list(side) for side in engine.sides_under(record.rules, len(record.players))],
         lowest_wins=engine.lowest_wins_under(record.rules),

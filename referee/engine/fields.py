@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from referee.engine.errors import Problem, problem
+from referee.engine.names import clean
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -171,6 +172,27 @@ def _unusable(char: str, controls: bool) -> bool:
     if 0xD800 <= code <= 0xDFFF or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
         return True
     return controls and unicodedata.category(char) == "Cc"
+
+
+def read_line(
+    obj: Mapping[str, object], key: str, problems: list[Problem], high: int
+) -> str | None:
+    """Read an optional line of text (a house rule's: the game a score pad is), as a
+    name is stored (`names.clean`), of at most `high` characters; None when absent."""
+    if key not in obj:
+        return None
+    value = obj[key]
+    if not isinstance(value, str):
+        problems.append(_wrong("not_text", key, value))
+        return None
+    if (bad := text_problem(value, key, controls=True)) is not None:
+        problems.append(bad)
+        return None
+    cleaned = clean(value)
+    if len(cleaned) > high:
+        problems.append(problem("text_long", key, high=high))
+        return None
+    return cleaned
 
 
 def text_problem(text: str, field: str | None, controls: bool = False) -> Problem | None:

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from referee.engine.errors import Problem, check
-from referee.engine.fields import read_bool, read_choice, read_int, read_object
+from referee.engine.fields import read_bool, read_choice, read_int, read_line, read_object
 
 R = TypeVar("R")
 
@@ -27,7 +27,8 @@ class Flag:
 
     The kind follows the default in the game's `Rules`: a bool is on or off, a
     `StrEnum` is one of its values, an int is a number from `low` to `high`, or one
-    of `numbers` when they are given (a game's variants by their number).
+    of `numbers` when they are given (a game's variants by their number), a plain
+    str is a line of text of at most `high` characters ("" when not given).
     """
 
     name: str
@@ -44,11 +45,13 @@ class Flag:
 
 
 def kind_of(flag: Flag, default: object) -> str:
-    """ "bool", "choice" or "int", from the flag's default value."""
+    """ "bool", "choice", "text" or "int", from the flag's default value."""
     if isinstance(default, bool):
         return "bool"
     if isinstance(default, StrEnum) or flag.numbers:
         return "choice"
+    if isinstance(default, str):
+        return "text"
     return "int"
 
 
@@ -64,6 +67,8 @@ def read_flags(
             given[flag.name] = read_bool(raw, flag.name, problems, optional=True)
         elif isinstance(default, StrEnum):
             given[flag.name] = read_choice(raw, flag.name, type(default), problems, optional=True)
+        elif isinstance(default, str):
+            given[flag.name] = read_line(raw, flag.name, problems, flag.high)
         else:
             given[flag.name] = read_int(raw, flag.name, problems, flag.low, flag.high, True)
     return given

@@ -83,6 +83,8 @@ MESSAGES: Final[dict[str, str]] = {
     "not_integer": N_("{field} must be a whole number, not {value}"),
     "out_of_range": N_("{field} {value} is out of range: {low} to {high}"),
     "not_boolean": N_("{field} is either on or off, not {value}"),
+    "not_text": N_("{field} must be words, not {value}"),
+    "text_long": N_("{field} is longer than {high} characters"),
     "unknown_choice": N_("{field}: {value} is not one of: {choices}"),
     "seat_not_integer": N_("{field} must be a player's seat number, not {value}"),
     "seat_missing": N_("{field}: choose a player"),

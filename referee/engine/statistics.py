@@ -50,6 +50,9 @@ class Outcome:
     #: (`Game.lowest_wins_under`, `Game.sides_under`); empty sides: each alone.
     lowest_wins: bool = False
     sides: tuple[tuple[int, ...], ...] = ()
+    #: What the table called the game (`Game.title_under`: a score pad's "Belote");
+    #: "": the game's own name. Games of one kind and title count together.
+    title: str = ""
 
     def dump(self) -> dict[str, Any]:
         money = None
@@ -69,6 +72,7 @@ class Outcome:
             "deals": self.deals,
             "lowest_wins": self.lowest_wins,
             "sides": [list(side) for side in self.sides],
+            "title": self.title,
         }
 
     @classmethod
@@ -91,6 +95,7 @@ class Outcome:
             int(data["deals"]),
             bool(data.get("lowest_wins", False)),
             tuple(tuple(side) for side in data.get("sides", ())),
+            str(data.get("title", "")),
         )
 
 
@@ -108,6 +113,7 @@ def outcome(record: Record[Any, Any], standings: Standings) -> Outcome:
         len(standings.deals),
         game.lowest_wins_under(record.rules),
         game.sides_under(record.rules, len(record.players)),
+        game.title_under(record.rules),
     )
 
 
@@ -137,6 +143,10 @@ class Played:
     @property
     def game(self) -> str:
         return self.outcome.game
+
+    @property
+    def title(self) -> str:
+        return self.outcome.title
 
     @property
     def tally(self) -> Tally:
@@ -212,6 +222,8 @@ class GameFigures:
     games: int
     figures: tuple[Figure, ...]
     rows: tuple[FigureRow, ...]
+    #: What the table called these games ("Belote" on a score pad); "": the game's name.
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,15 +331,15 @@ def statistics(games: Sequence[Played]) -> Statistics:
 
 
 def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
-    """Per game type (in the order first played), each person's sums of the tally."""
-    kinds: list[str] = []
+    """Per game type and title (in the order first played: a pad's belote apart from
+    its tarot, "belote" and "Belote" together), each person's sums of the tally."""
+    kinds: dict[tuple[str, str], str] = {}
     for game in games:
-        if game.game not in kinds:
-            kinds.append(game.game)
+        kinds.setdefault((game.game, game.title.casefold()), game.title)
     out = []
-    for kind in kinds:
+    for (kind, folded), title in kinds.items():
         declared = GAMES[kind].figures
-        of_kind = [g for g in games if g.game == kind]
+        of_kind = [g for g in games if g.game == kind and g.title.casefold() == folded]
         sums: dict[str, dict[str, int]] = {}
         played_by: dict[str, int] = {}
         for game in of_kind:
@@ -346,5 +358,5 @@ def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
                     over = total.get(figure.per, 0)
                     values.append(Fraction(total.get(figure.key, 0), over) if over else None)
             rows.append(FigureRow(person, played_by[person], tuple(values)))
-        out.append(GameFigures(kind, len(of_kind), declared, tuple(rows)))
+        out.append(GameFigures(kind, len(of_kind), declared, tuple(rows), title))
     return tuple(out)

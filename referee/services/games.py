@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
-from sqlalchemy import Engine, bindparam, delete, func, insert, inspect, select, update
+from sqlalchemy import (
+    Engine,
+    bindparam,
+    delete,
+    false,
+    func,
+    insert,
+    inspect,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -1247,6 +1258,28 @@ def started(games: list[Game]) -> set[int]:
     if not ids:
         return set()
     return set(db.session.scalars(select(Deal.game_id).where(Deal.game_id.in_(ids)).distinct()))
+
+
+def known_texts(
+    key: str, flag: str, tokens: list[str], table_id: int | None, limit: int = 20
+) -> list[str]:
+    """What earlier games of kind `key` said in the house rule `flag` (a line of
+    text: what a score pad plays), at this table and on this browser, most recent
+    first, each once whatever its case: the new-game form's suggestions."""
+    mine = Game.token.in_(tokens) if tokens else false()
+    here = Game.table_id == table_id if table_id is not None else false()
+    rows = db.session.scalars(
+        select(Game.rules)
+        .where(Game.game == key, or_(mine, here))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(200)
+    )
+    found: dict[str, str] = {}
+    for rules in rows:
+        text = rules.get(flag) if isinstance(rules, dict) else None
+        if isinstance(text, str) and text:
+            found.setdefault(text.casefold(), text)
+    return list(found.values())[:limit]
 
 
 def known_names(tokens: list[str], limit: int = 40) -> list[str]:

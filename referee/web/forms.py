@@ -14,6 +14,7 @@ from wtforms import StringField
 from wtforms.validators import AnyOf, Length, Optional, ValidationError
 
 from referee.engine.errors import Problem
+from referee.engine.flags import kind_of
 from referee.engine.records import MAX_NAME
 from referee.engine.settlement import StakePer
 from referee.games import GAMES
@@ -114,15 +115,28 @@ def more_options_open(
     has an error, or holds something other than a new game's default (a stake typed,
     a house rule changed, a game started again with its options), so that nothing
     refused or chosen is hidden from the player."""
-    if any(key in FOLDED or key.startswith("rule_") for key in errors):
+    asked = _asked_first(game)
+    folded = (key for key in errors if key.startswith("rule_") and key[5:] not in asked)
+    if any(key in FOLDED for key in errors) or any(folded):
         return True
     return (
-        dict(rules) != default_rules(game)
+        {k: v for k, v in rules.items() if k not in asked}
+        != {k: v for k, v in default_rules(game).items() if k not in asked}
         or bool((form.stake.data or "").strip())
         or (form.stake_per.data or StakePer.GAME) != StakePer.GAME
         or (form.currency.data or "EUR") != "EUR"
         or bool((form.place.data or "").strip())
         or confirm
+    )
+
+
+def _asked_first(game: str) -> frozenset[str]:
+    """The house rules the form asks above the fold (lines of text: what a score pad
+    plays), so never a reason to unfold "More options"."""
+    engine = GAMES[game]
+    defaults = engine.default_rules
+    return frozenset(
+        flag.name for flag in engine.flags if kind_of(flag, getattr(defaults, flag.name)) == "text"
     )
 
 
@@ -141,6 +155,8 @@ def rules_from_form(flags: Iterable[Flag], form: Mapping[str, str]) -> dict[str,
             rules[flag.name] = text == "on"
         elif text is None or not text.strip():
             continue
+        elif flag.kind == "text":
+            rules[flag.name] = text
         elif flag.kind == "int" or all(value.isdigit() for value, _words in flag.choices):
             number = whole(text)
             rules[flag.name] = text if number is None else number

@@ -117,6 +117,7 @@ def new() -> Page:
         rules=rules,
         errors=errors,
         names=_suggested(table),
+        suggestions=_suggested_texts(key, table),
         # Started at a table: its people in the seats they had in its last game of
         # this kind (services.tables.last_seats); the template fills the seats with them.
         prefill=tables.last_seats(table, key) if table is not None else [],
@@ -125,6 +126,21 @@ def new() -> Page:
         seats=table_seats(home_of(key).seats),
     )
     return (page, 422) if request.method == "POST" else page
+
+
+def _suggested_texts(key: str, table: Any) -> dict[str, list[str]]:
+    """For each house rule that is a line of text (what a score pad plays): this
+    table's and this browser's earlier ones, then the usual ones."""
+    home = home_of(key)
+    out: dict[str, list[str]] = {}
+    for flag in home.flags:
+        if flag.kind != "text":
+            continue
+        earlier = service.known_texts(key, flag.name, my_tokens(), table.id if table else None)
+        seen = {text.casefold() for text in earlier}
+        usual = [str(text) for text in home.suggested(flag.name)]
+        out[flag.name] = [*earlier, *(t for t in usual if t.casefold() not in seen)]
+    return out
 
 
 def _suggested(table: Any) -> list[str]:

@@ -148,6 +148,18 @@ class Home(ABC):
     #: The words of the game's statistics (`Game.figures`' keys), as players say them.
     figure_words: ClassVar[Mapping[str, Any]] = {}
 
+    def called(self, rules: Mapping[str, Any]) -> Any:
+        """What a game of this kind with these rules (as stored) is called: the
+        game's name, unless a house rule names it (`game_name`)."""
+        del rules
+        return self.name
+
+    def suggested(self, flag: str) -> tuple[Any, ...]:
+        """The usual values of a house rule that is a line of text (the new-game
+        form's suggestions, after the table's own)."""
+        del flag
+        return ()
+
     @property
     def static_folder(self) -> Path:
         """The folder of the files of `assets`: beside the templates' folder."""

@@ -40,6 +40,14 @@ def home(game: Any) -> Home:
     return home_of(game if isinstance(game, str) else game.game)
 
 
+def game_name(game: Any) -> Any:
+    """What a game is called (a game row, or a key): its home's name, or what the
+    table said it plays on it (a score pad's "Belote"), as every page names it."""
+    if isinstance(game, str):
+        return home_of(game).name
+    return home_of(game.game).called(game.rules)
+
+
 def summary(game: Any, deal: Mapping[str, Any], alone: bool = False) -> Markup:
     """How a deal reads in one line, in the current language (the game's macro).
 
@@ -74,7 +82,12 @@ class HomeTemplates(BaseLoader):
 
 
 #: What templates may use of the homes.
-TEMPLATE_GLOBALS: dict[str, Any] = {"HOMES": HOMES, "home": home, "deal_summary": summary}
+TEMPLATE_GLOBALS: dict[str, Any] = {
+    "HOMES": HOMES,
+    "home": home,
+    "game_name": game_name,
+    "deal_summary": summary,
+}
 
 for _package in PACKAGES:
     register(importlib.import_module(f"referee.games.{_package}.home").HOME)

@@ -29,7 +29,7 @@ from referee.services.picture import HEIGHT, WIDTH, Picture, Series, Side, plain
 from referee.web.board import Board, Entry
 from referee.web.chart import COLOURS
 from referee.web.format import day, money, number
-from referee.web.homes import home_of
+from referee.web.homes import game_name, home_of
 from referee.web.hosts import public_url
 
 #: The most sides named in a preview's title (a chat cuts it short anyway).
@@ -113,7 +113,7 @@ def picture_of(game: Game, board: Board, scored: service.Scored) -> Picture:
             for i, (label, values) in enumerate(zip(labels, lines, strict=True))
         )
     return Picture(
-        title=str(home_of(game.game).name),
+        title=str(game_name(game)),
         subtitle=subtitle(game, board),
         headline=headline(board),
         sides=sides,
@@ -171,7 +171,7 @@ def preview(game: Game, board: Board, url: str | None = None) -> Preview:
     ]
     if len(entries) > TITLE_SIDES:
         said.append("…")
-    name = str(home_of(game.game).name)
+    name = str(game_name(game))
     # Plain text: a chat shows the pages' bidirectional isolates as boxes.
     title = plain(f"{' – '.join(said)} · {name}")
     description = plain(f"{headline(board)} · {subtitle(game, board)}")

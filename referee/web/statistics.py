@@ -115,7 +115,7 @@ def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
         ]
         blocks.append(
             GameBlock(
-                home.name,
+                kind.title or home.name,
                 kind.games,
                 [row.person for row in rows],
                 [(_("Games"), [str(row.games) for row in rows]), *figures],

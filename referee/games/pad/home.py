@@ -35,6 +35,7 @@ class Pad(Home):
         "From 2 to 12 players. With teams, seat 1 plays with seat 1 + the number of teams."
     )
     blank_landscape: ClassVar[bool] = True
+    assets: ClassVar[tuple[str, ...]] = ("deal.js",)
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     sample: ClassVar[dict[str, Any] | None] = {
         "format": "referee-game/1",
@@ -54,6 +55,15 @@ class Pad(Home):
         key: _l(text) for key, text in words.FIGURE_WORDS.items()
     }
 
+    def called(self, rules: Mapping[str, Any]) -> Any:
+        """What the table said it plays on this pad ("Belote"), else "Score pad"."""
+        name = rules.get("name") if isinstance(rules, Mapping) else None
+        return name if isinstance(name, str) and name else self.name
+
+    def suggested(self, flag: str) -> tuple[Any, ...]:
+        """What a table plays on a pad, most often (after its own earlier names)."""
+        return tuple(_l(text) for text in words.USUAL_NAMES) if flag == "name" else ()
+
     def side_rows(self, names: list[str], rules: Any) -> list[str]:
         """The form's rows, the summary's parts: the players, or the teams (`rules`:
         the parsed rules, or a game's rules as stored)."""
@@ -62,13 +72,14 @@ class Pad(Home):
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """One box per player (or team): an empty box counts 0, and the last one
-        left empty in a zero-sum game is the rest; all empty, the points are missing.
-        "This is the last deal" ends the game."""
+        left empty is the rest where a deal adds up to zero or to a total; all
+        empty, the points are missing. "This is the last deal" ends the game."""
         rows = len(pad.sides_of(players, rules.teams))
         values = [form_value(form.get(f"points{row}")) for row in range(rows)]
         deal: dict[str, Any] = {}
         if any(value is not None for value in values):
-            rest = rows - 1 if rules.zero_sum and values[-1] is None else None
+            takes_rest = rules.zero_sum or rules.total
+            rest = rows - 1 if takes_rest and values[-1] is None else None
             deal["points"] = [
                 None if row == rest else (0 if value is None else value)
                 for row, value in enumerate(values)
@@ -90,7 +101,9 @@ class Pad(Home):
 
     def completed(self, values: Values, rules: Any) -> Values | None:
         """The ± button (`flip`: a row) turns a box's sign; "the rest" fills the last
-        box with minus the others' sum. Shown again, not recorded."""
+        box with what the others leave of the deal's total (0 in a zero-sum game).
+        Shown again, not recorded: the form without JavaScript (`deal.js` does both
+        in the page)."""
         if not values.get(FLIP) and not values.get(REST):
             return None
         filled = {k: v for k, v in values.items() if k not in (FLIP, REST)}
@@ -105,7 +118,8 @@ class Pad(Home):
             last = max((int(key[6:]) for key in rows), default=-1)
             others = [form_value(filled.get(f"points{row}")) for row in range(last)]
             if last > 0 and all(v is None or isinstance(v, int) for v in others):
-                filled[f"points{last}"] = str(-sum(v for v in others if isinstance(v, int)))
+                known = sum(v for v in others if isinstance(v, int))
+                filled[f"points{last}"] = str(rules.total - known)
         return filled
 
     def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Two to twelve players, each alone or in teams (seats dealt round the teams: seat i
 in team i % N); each deal gives every player (or team) a signed whole number of
 points. House rules: teams, zero-sum deals (as tarot's: "the rest" fills in the
-last one), whether the highest or the lowest total wins, a target score, a number
+last one), a deal's total (as belote's 162: the rest of it fills in the last one),
+whether the highest or the lowest total wins, a target score, a number
 of deals. The table may also end the game itself: a deal marked `"last": true`.
 All tied leaders win. The record: `docs/RECORD-FORMAT.md`, "Deals: score pad".
 Standard library only.
@@ -38,6 +39,8 @@ from referee.games.pad.words import FLAG_WORDS, WORDS, ZERO_WORDS
 KEY: Final = "pad"
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 12
+#: The longest name of what a pad plays (a player's name is as long).
+MAX_NAME: Final = 40
 #: The most points a player (or team) may score or lose in one deal.
 MAX_POINTS: Final = 100_000
 MAX_TEAMS: Final = 6
@@ -49,11 +52,17 @@ FIGURES: Final = (Figure("deals"), Figure("best_deals"), Figure("points", per="d
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The house rules of a score pad; by default: each alone, the highest total
-    wins, no target, no fixed number of deals (the table ends the game)."""
+    """The house rules of a score pad; by default: no name, each alone, the highest
+    total wins, no target, no fixed number of deals (the table ends the game)."""
 
+    #: What the table plays on this pad ("belote", "tarot"): the game's name
+    #: wherever it is named, and what its statistics are kept apart by; "": none.
+    name: str = ""
     teams: int = 0
     zero_sum: bool = False
+    #: The points a deal gives out (belote's 162), so that the last side left empty
+    #: takes the rest of it; 0: none. Not checked: a capot's 252 is typed as is.
+    total: int = 0
     lowest_wins: bool = False
     goal: int = 0
     deals: int = 0
@@ -74,8 +83,10 @@ def _flag(name: str, low: int = 1, high: int = 999) -> Flag:
 
 #: The house rules (docs/RULES.md, "Score pad"), their defaults in `Rules`.
 FLAGS: Final = (
+    _flag("name", 0, MAX_NAME),
     _flag("teams", 0, MAX_TEAMS),
     _flag("zero_sum"),
+    _flag("total", 0, MAX_POINTS),
     _flag("lowest_wins"),
     _flag("goal", 0, MAX_TARGET),
     _flag("deals", 0, MAX_DEALS),
@@ -85,16 +96,17 @@ FLAGS: Final = (
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One deal: the points of each side (a player, or a team) in seat order of the
-    sides; None is "the rest" (a zero-sum deal's: minus the others' sum)."""
+    sides; None is "the rest": what the others leave of the deal's total (0 in a
+    zero-sum deal, so minus the others' sum)."""
 
     points: tuple[int | None, ...]
     last: bool = False
     dealer: int | None = None
 
-    def resolved(self) -> tuple[int, ...]:
-        """The points with the rest filled in."""
+    def resolved(self, total: int = 0) -> tuple[int, ...]:
+        """The points with the rest of `total` filled in."""
         known = sum(p for p in self.points if p is not None)
-        return tuple(-known if p is None else p for p in self.points)
+        return tuple(total - known if p is None else p for p in self.points)
 
 
 _DEAL_FIELDS: Final = frozenset({"points", "last", "dealer"})
@@ -105,6 +117,15 @@ def sides_of(players: int, teams: int) -> tuple[tuple[int, ...], ...]:
     if teams < 2 or players % teams:
         return alone(players)
     return tuple(tuple(range(team, players, teams)) for team in range(teams))
+
+
+def rules_problems(players: int, rules: Rules) -> list[Problem]:
+    """House rules that go together: teams the players can sit in, and a deal's
+    total only where a deal does not add up to zero."""
+    found = team_problems(players, rules.teams)
+    if rules.zero_sum and rules.total:
+        found.append(problem("pad_total_zero_sum", "rules.total", total=rules.total))
+    return found
 
 
 def team_problems(players: int, teams: int) -> list[Problem]:
@@ -143,6 +164,10 @@ class Pad(Game[Rules, Deal]):
         """A house rule: the lowest total wins."""
         return rules.lowest_wins
 
+    def title_under(self, rules: Rules) -> str:
+        """A house rule: what the table plays on this pad ("Belote")."""
+        return rules.name
+
     def zero_sum_under(self, rules: Rules) -> bool:
         """A house rule: each deal adds up to zero (as tarot's)."""
         return rules.zero_sum
@@ -180,7 +205,7 @@ class Pad(Game[Rules, Deal]):
         of deals, or at a deal marked last. The leaders then win, ties included."""
         rules = record.rules
         players = len(record.players)
-        check(team_problems(players, rules.teams))
+        check(rules_problems(players, rules))
         sides = sides_of(players, rules.teams)
         scores = [0] * players
         results: list[DealResult] = []
@@ -196,7 +221,7 @@ class Pad(Game[Rules, Deal]):
             dealer = self.dealer_of(record.first_dealer, number, players)
             found = dealer_problems(deal.dealer, dealer, record.players)
             problems.extend(p.at_deal(number) for p in found)
-            deltas = seat_deltas(deal.resolved(), sides, players)
+            deltas = seat_deltas(deal.resolved(rules.total), sides, players)
             scores = [s + d for s, d in zip(scores, deltas, strict=True)]
             marks: tuple[Mark, ...] = ()
             if ends(rules, scores, number, deal):
@@ -294,8 +319,9 @@ def _read_points(
     rules: Rules,
     problems: list[Problem],
 ) -> tuple[int | None, ...] | None:
-    """One whole number per side, within ±MAX_POINTS; None, the rest, once and in a
-    zero-sum game only; a zero-sum deal without a rest adds up to zero."""
+    """One whole number per side, within ±MAX_POINTS; None, the rest, once and only
+    where a deal adds up to zero or to a total, itself within ±MAX_POINTS; a
+    zero-sum deal without a rest adds up to zero."""
     if "points" not in obj:
         problems.append(problem("missing", "points"))
         return None
@@ -311,7 +337,7 @@ def _read_points(
     for index, entry in enumerate(value):
         name = side_name(players, sides[index])
         if entry is None:
-            if not rules.zero_sum:
+            if not rules.zero_sum and not rules.total:
                 problems.append(problem("pad_rest_not_zero_sum", "points", name=name))
             points.append(None)
         elif is_int(entry) and isinstance(entry, int) and -MAX_POINTS <= entry <= MAX_POINTS:
@@ -328,13 +354,28 @@ def _read_points(
                 )
             )
     rests = points.count(None)
-    if rules.zero_sum and rests > 1:
+    if (rules.zero_sum or rules.total) and rests > 1:
         problems.append(problem("pad_rest_twice", "points", count=rests))
     if len(problems) > found:
         return None
     total = sum(p for p in points if p is not None)
     if rules.zero_sum and not rests and total:
         problems.append(problem("pad_not_zero_sum", "points", total=written(total)))
+        return None
+    rest = rules.total - total
+    if rests and not -MAX_POINTS <= rest <= MAX_POINTS:
+        name = side_name(players, sides[points.index(None)])
+        high = MAX_POINTS
+        problems.append(
+            problem(
+                "pad_rest_range",
+                "points",
+                name=name,
+                rest=written(rest),
+                low=written(-high),
+                high=high,
+            )
+        )
         return None
     return tuple(points)
 

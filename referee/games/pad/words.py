@@ -30,7 +30,16 @@ MESSAGES: Final[dict[str, str]] = {
     "pad_not_zero_sum": N_(
         "the points add up to {total}, not 0: under this house rule a deal adds up to zero"
     ),
-    "pad_rest_not_zero_sum": N_("{name} has no points: only a zero-sum game fills in the rest"),
+    "pad_rest_not_zero_sum": N_(
+        "{name} has no points: only a game whose deals add up to zero or to a total "
+        "fills in the rest"
+    ),
+    "pad_rest_range": N_(
+        "{field} of {name}: the rest would be {rest}, but a deal's points go from {low} to {high}"
+    ),
+    "pad_total_zero_sum": N_(
+        "a deal cannot add up to zero and to {total}: choose one of these house rules"
+    ),
     "pad_rest_twice": N_("only one player can take the rest, but {count} have no points"),
     "pad_teams_one": N_("one team is everyone together: choose 0 (each alone), or 2 teams or more"),
     "pad_after_end": N_("the game ended at deal {ended_at}; no deal may follow"),
@@ -66,15 +75,32 @@ FIGURE_WORDS: Final[dict[str, str]] = {
 NAME: Final = N_("Score pad")
 BLURB: Final = N_("2 to 12 players, any game: each deal's points, teams if you like.")
 
+#: What tables play most on a pad: the new-game form suggests them (`Pad.suggested`).
+USUAL_NAMES: Final = (
+    N_("Belote"),
+    N_("Coinche"),
+    N_("Tarot"),
+    N_("Rummy"),
+    N_("Yahtzee"),
+    N_("President"),
+)
+
 #: The house rules' words (`rules.FLAGS`).
 #: What 0 means for the house rules that may be 0.
 ZERO_WORDS: Final[dict[str, str]] = {
     "teams": N_("none (each plays alone)"),
     "goal": N_("none"),
     "deals": N_("no limit"),
+    "total": N_("none"),
 }
 
 FLAG_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "name": (
+        N_("What the table plays"),
+        N_(
+            "Belote, tarot, rami, yams…: the game's name on the scores, the evening and the statistics."
+        ),
+    ),
     "teams": (
         N_("Teams"),
         N_(
@@ -85,6 +111,13 @@ FLAG_WORDS: Final[dict[str, tuple[str, str]]] = {
     "zero_sum": (
         N_("Each deal adds up to zero"),
         N_("As in tarot: what some win, the others lose. The last player can take the rest."),
+    ),
+    "total": (
+        N_("Points in a deal"),
+        N_(
+            "As belote's 162: the last box left empty takes the rest of it. "
+            "A capot's 252 is typed as is (0: no total)."
+        ),
     ),
     "lowest_wins": (
         N_("The lowest total wins"),

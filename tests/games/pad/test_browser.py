@@ -180,3 +180,80 @@ def test_a_minus_pasted_from_the_scores_is_kept(
     deals = page.request.get(page.url + "/export.json").json()["deals"]
     assert deals == [{"points": [-10, 4, 6]}]
     check(page, watch)
+
+
+LOADS = """
+if (performance.getEntriesByType("navigation").length)
+  sessionStorage.setItem("loads", String(Number(sessionStorage.getItem("loads") || 0) + 1));
+"""
+
+
+def test_a_five_player_tarot_deal_with_three_losers_and_one_load(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """The issue's tarot at five: the taker +150, his partner +75, three defenders at
+    −75, the last one left to the rest. Each "±" works in the page, the box keeps
+    the focus (the phone's keypad stays open: the digits typed next land in it), and
+    the only page load is Record's: 8 taps from the scoreboard back to it."""
+    page, watch, base, words = table
+    names = ["Ana", "Bruno", "Chloé", "Driss", "Émile"]
+    imported(page, base, tmp_path, names, {"zero_sum": True})
+    page.context.add_init_script(LOADS)
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    reset(page)
+    page.evaluate("sessionStorage.setItem('loads', '0')")
+    page.get_by_text("Ana", exact=True).click()
+    page.keyboard.type("150")
+    page.locator("#points1").click()
+    page.keyboard.type("75")
+    page.locator("#points2").click()
+    page.locator("button[name=flip][value='2']").click()  # the sign first, then digits
+    expect(page.locator("#points2")).to_be_focused()
+    page.keyboard.type("75")
+    page.locator("#points3").click()
+    page.keyboard.type("75")
+    page.locator("button[name=flip][value='3']").click()  # or the digits, then the sign
+    expect(page.locator("#points3")).to_be_focused()
+    expect(page.locator("#points2")).to_have_value("-75")
+    expect(page.locator("#points3")).to_have_value("-75")
+    # The rest, shown as the others are typed, and said by the live preview.
+    expect(page.locator("#points4")).to_have_attribute("placeholder", "= \u221275")
+    expect(page.locator(".deal-line")).to_contain_text("Émile \u221275")
+    assert page.evaluate("Number(sessionStorage.getItem('loads') || 0)") == 0
+    shoot(page, f"tarot-five-{words['lang']}")
+    page.get_by_role("button", name=words["record"]).click()
+    no_swipe(page, words)
+    assert page.evaluate("Number(sessionStorage.getItem('loads') || 0)") == 1
+    taps, digits = counted(page)
+    assert (taps, digits) == (7, 9)  # Ana, 3 boxes, 2 ±, Record; 150 75 75 75
+    deals = page.request.get(page.url + "/export.json").json()["deals"]
+    assert deals == [{"points": [150, 75, -75, -75, None]}]
+    check(page, watch)
+
+
+def test_a_belote_deal_takes_the_rest_of_162(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """Two teams with a deal's total of 162: the other team's box is the rest; "= the
+    rest" fills it in the page; a capot's 252 is typed as is."""
+    page, watch, base, words = table
+    names = ["Ana", "Bruno", "Chloé", "Driss"]
+    imported(page, base, tmp_path, names, {"teams": 2, "total": 162})
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.locator("#points0").fill("92")
+    expect(page.locator("#points1")).to_have_attribute("placeholder", "= 70")
+    page.locator("button[name=rest]").click()
+    expect(page.locator("#points1")).to_have_value("70")
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.locator("#points0").fill("252")
+    page.locator("#points1").fill("0")
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    deals = page.request.get(page.url + "/export.json").json()["deals"]
+    assert deals == [{"points": [92, 70]}, {"points": [252, 0]}]
+    check(page, watch)

@@ -27,7 +27,7 @@ NAMES += ["Jules", "Karim", "Léa", "Malo"]
 #: Every refusal code of the pad, each raised by a test below.
 #: Every code of the pad's words these tests raise (`test_every_message_has_a_test`
 #: reads a game's `tests/games/<key>/test_rules.py: CODES`).
-CODES = set(PAD_MESSAGES)
+CODES = set(PAD_MESSAGES) | {"not_text", "text_long"}
 
 
 def pad(deals: list[Any], players: int = 3, **fields: Any) -> dict[str, Any]:
@@ -121,11 +121,47 @@ def test_the_rest_needs_zero_sum_and_only_one() -> None:
     assert problems == [
         (
             "pad_rest_not_zero_sum",
-            "deal 1: Bruno has no points: only a zero-sum game fills in the rest",
+            "deal 1: Bruno has no points: only a game whose deals add up to zero or to a "
+            "total fills in the rest",
         )
     ]
     twice = refused(pad([{"points": [1, None, None]}], rules={"zero_sum": True}))
     assert [code for code, _ in twice] == ["pad_rest_twice"]
+
+
+def test_a_pad_names_what_the_table_plays() -> None:
+    """The `name` rule: a line of text, cleaned as a player's name, 40 characters
+    at most; what the statistics keep games apart by."""
+    record = parse_record(pad([], rules={"name": "  Belote\u00a0 coinchée "}))
+    assert record.rules.name == "Belote coinchée"
+    assert GAME.title_under(record.rules) == "Belote coinchée"
+    assert [c for c, _ in refused(pad([], rules={"name": 3}))] == ["not_text"]
+    long = refused(pad([], rules={"name": "x" * 41}))
+    assert long == [("text_long", "What the table plays is longer than 40 characters")]
+    assert [c for c, _ in refused(pad([], rules={"name": "a\tb"}))] == ["text_unusable"]
+
+
+def test_the_rest_stays_within_the_points_a_deal_may_give() -> None:
+    """100,000 + 100,000 would leave −200,000 to the rest: refused, as any entry
+    past ±100,000 is."""
+    zero = {"zero_sum": True}
+    problems = refused(pad([{"points": [MAX_POINTS, MAX_POINTS, None]}], rules=zero))
+    assert [code for code, _ in problems] == ["pad_rest_range"]
+    assert "Chloé: the rest would be −200000" in problems[0][1]
+    assert scored(pad([{"points": [MAX_POINTS, 0, None]}], rules=zero)).scores[2] == -MAX_POINTS
+
+
+def test_a_deal_total_fills_the_rest_and_takes_a_capot_as_typed() -> None:
+    """Belote's 162: the side left empty takes the rest; 252 and 0 (a capot) as typed;
+    a total and "adds up to zero" together are refused."""
+    belote = {"teams": 2, "total": 162}
+    record = pad([{"points": [92, None]}, {"points": [252, 0]}], players=4, rules=belote)
+    assert scored(record).scores == (344, 70, 344, 70)
+    assert [c for c, _ in refused(pad([{"points": [None, None]}], 4, rules=belote))] == [
+        "pad_rest_twice"
+    ]
+    both = refused(pad([], rules={"zero_sum": True, "total": 162}))
+    assert [code for code, _ in both] == ["pad_total_zero_sum"]
 
 
 def test_points_are_bounded_whole_numbers_one_per_player() -> None:
@@ -218,7 +254,7 @@ def test_statistics_count_deals_won_and_points() -> None:
 def test_rules_round_trip() -> None:
     rules = {"teams": 3, "zero_sum": True, "lowest_wins": True, "goal": 200, "deals": 10}
     record = parse_record(pad([], players=6, rules=rules))
-    assert dump_record(record)["rules"] == rules
+    assert dump_record(record)["rules"] == {"name": "", **rules, "total": 0}
     assert record.rules.target is None  # lowest wins: the scoreboard shows no "needs"
     assert parse_record(pad([], rules={"goal": 50})).rules.target == 50
 
@@ -231,15 +267,20 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     teams = draw(st.sampled_from([0, 2, 3]))
     players = draw(st.sampled_from([6] if teams == 3 else [2, 4, 6] if teams == 2 else range(2, 7)))
     zero_sum = draw(st.booleans())
+    total = 0 if zero_sum else draw(st.sampled_from([0, 162]))
     sides = teams or players
     deals = []
+    # Where a side takes the rest, the others small enough for it to stay in range.
+    takes_rest = zero_sum or bool(total)
+    each = st.integers(-MAX_POINTS // 8, MAX_POINTS // 8) if takes_rest else side_points
     for _ in range(draw(st.integers(0, 6))):
-        points: list[int | None] = draw(st.lists(side_points, min_size=sides, max_size=sides))
-        if zero_sum:
+        points: list[int | None] = draw(st.lists(each, min_size=sides, max_size=sides))
+        if takes_rest:
             rest = draw(st.integers(0, sides - 1))
             points[rest] = None
         deals.append({"points": points})
     rules = {"teams": teams, "zero_sum": zero_sum, "lowest_wins": draw(st.booleans())}
+    rules["total"] = total
     if deals and draw(st.booleans()):
         deals[-1]["last"] = True
     return pad(deals, players=players, rules=rules)

@@ -62,7 +62,8 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
     # The last box left empty is the rest.
     assert deal(client, token, "12", "-5", "").status_code == 302
     board = page(client, f"/g/{token}")
-    assert "Points · the rest: Chloé" in board
+    assert ">the rest: Chloé" in board
+    assert "Points · " not in board
     assert (
         "Ana&nbsp;<strong>+12</strong>, Bruno&nbsp;<strong>−5</strong>, "
         "Chloé&nbsp;<strong>−7</strong>" in board
@@ -104,8 +105,10 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
     record = client.get(f"/g/{token}/export.json").get_json()
     assert record["game"] == "pad"
     assert record["rules"] == {
+        "name": "",
         "teams": 0,
         "zero_sum": True,
+        "total": 0,
         "lowest_wins": False,
         "goal": 0,
         "deals": 0,
@@ -126,7 +129,7 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
     pages, lines = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
     assert pages >= 1
     sheet = "\n".join(lines)
-    assert "Points · the rest: Chloé · last deal" in sheet
+    assert "the rest: Chloé · last deal" in sheet
     assert "−15" in sheet
     blank = client.get(f"/g/{token}/blank.pdf")
     assert blank.status_code == 200
@@ -383,3 +386,57 @@ def test_a_plus_and_the_minus_the_app_shows_are_read(client: FlaskClient) -> Non
     deals = client.get(f"/g/{token}/export.json").get_json()["deals"]
     assert deals == [{"points": [10, -10, 0]}]
     assert deal(client, token, "\u0663", "1_0", "0").status_code == 422
+
+
+def test_a_pad_says_which_game_it_is_wherever_it_is_named(client: FlaskClient) -> None:
+    """A belote and a tarot on the pad: each named on the home, the table, the evening,
+    the TV, the sheet, the picture's title, the API and the export; the statistics
+    keep them apart ("belote" and "Belote" together)."""
+    from tests.web.test_tables import join, new_table
+
+    client.get("/lang/en?next=/")
+    table = new_table(client)
+    form = page(client, f"/new?game=pad&table={table}")
+    assert 'id="rule_name"' in form
+    assert '<option value="Belote">' in form  # the usual names suggested
+    belote = new_game(client, "pad", NAMES, rule_name="Belote", rule_teams="2", table=table)
+    tarot = new_game(client, "pad", NAMES, rule_name="Tarot", rule_zero_sum="on", table=table)
+    again = new_game(client, "pad", NAMES, rule_name="  belote ", rule_teams="2", table=table)
+    for token in (belote, tarot, again):
+        join(client, table, f"http://localhost/g/{token}")
+    assert deal(client, belote, "92", "70").status_code == 302
+    assert deal(client, again, "100", "62").status_code == 302
+    assert deal(client, tarot, "60", "-20", "-20", "").status_code == 302
+    # Suggested next time: this table's own names first.
+    form = page(client, f"/new?game=pad&table={table}")
+    assert form.index('<option value="belote">') < form.index('<option value="Coinche">')
+    assert page(client, "/").count("<strong>Belote</strong>") == 1
+    assert "<strong>Tarot</strong>" in page(client, "/")
+    board = page(client, f"/g/{tarot}")
+    assert '<h1 id="title">Tarot</h1>' in board
+    assert "<title>Tarot · Ana" in board
+    shown = page(client, f"/t/{table}")
+    assert "<strong>Belote</strong>" in shown
+    assert "<strong>Tarot</strong>" in shown
+    day = client.get(f"/g/{tarot}/export.json").get_json()
+    assert day["rules"]["name"] == "Tarot"
+    evening = page(client, f"/t/{table}")
+    found = re.search(r'href="(/t/[^"]+/evening/[0-9-]+)"', evening)
+    assert found is not None
+    text = page(client, found.group(1))
+    assert "Tarot" in text
+    assert "Belote" in text
+    tv = re.search(r"/tv/[A-Za-z0-9_-]+", page(client, f"/t/{table}/share"))
+    assert tv is not None
+    assert re.search(r'class="tv-title">(Tarot|[Bb]elote)', page(client, tv.group(0)))
+    assert pdf_text(client.get(f"/g/{tarot}/sheet.pdf").data)[1][0].startswith("Tarot\n")
+    shared = re.search(r"/v/([A-Za-z0-9_-]+)", page(client, f"/g/{tarot}/share"))
+    assert shared is not None
+    state = client.get(f"/api/v1/games/{shared.group(1)}").get_json()
+    assert state["name"] == "Tarot"
+    spectated = page(client, f"/v/{shared.group(1)}")
+    assert '<meta property="og:title" content="' in spectated
+    assert "· Tarot" in spectated
+    stats = page(client, f"/t/{table}/statistics")
+    assert "Belote (2 games)" in stats or "Belote" in stats
+    assert stats.count("points a deal") == 2  # two blocks: belote and tarot
