@@ -248,65 +248,6 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   if (form.querySelector("input:checked, input[inputmode=numeric]:not([value=''])")) soon();
 });
 
-// The new-game form: the dealer choice and the table diagram show the names as
-// they are typed; an optional seat left empty is not offered.
-document.querySelectorAll("form.new-game").forEach((form) => {
-  const update = () => {
-    form.querySelectorAll("input[name^=player]").forEach((input) => {
-      const seat = input.name.slice("player".length);
-      const name = input.value.trim();
-      const optional = !input.required;
-      const pill = form.querySelector(`label[for="fd${seat}"]`);
-      if (pill) {
-        pill.textContent = name || pill.dataset.empty;
-        const radio = document.getElementById(`fd${seat}`);
-        const hide = optional && !name;
-        pill.hidden = hide;
-        if (radio) {
-          radio.disabled = hide;
-          radio.hidden = hide;
-          if (hide && radio.checked) form.querySelector("#fd0").checked = true;
-        }
-      }
-      const mark = form.querySelector(`svg text[data-seat="${seat}"]`);
-      if (mark) {
-        mark.textContent = name || mark.dataset.number;
-        mark.classList.toggle("optional", optional && !name);
-      }
-    });
-  };
-  form.addEventListener("input", update);
-  update();
-});
-
-// The share page: copy the spectator link, or hand it to the phone's share sheet.
-document.querySelectorAll(".share-actions").forEach((box) => {
-  const said = box.querySelector("[data-said]");
-  const copy = box.querySelector("[data-copy]");
-  const share = box.querySelector("[data-share]");
-  if (navigator.clipboard && window.isSecureContext) {
-    copy.addEventListener("click", () => {
-      navigator.clipboard.writeText(box.dataset.url).then(() => { said.textContent = box.dataset.copied; }, () => {});
-    });
-  } else {
-    copy.addEventListener("click", () => {  // plain HTTP: select the link, for the phone's own copy
-      const link = document.getElementById("viewer-link");
-      const range = document.createRange();
-      range.selectNodeContents(link);
-      window.getSelection().removeAllRanges();
-      window.getSelection().addRange(range);
-      try { if (document.execCommand("copy")) said.textContent = box.dataset.copied; } catch (e) { /* selected */ }
-    });
-  }
-  if (navigator.share) {
-    share.hidden = false;
-    share.addEventListener("click", () => {
-      navigator.share({ title: box.dataset.title, url: box.dataset.url }).catch(() => {});
-    });
-  }
-  box.hidden = false;
-});
-
 // Follow the game: reload the scoreboard when another phone changes it.
 document.querySelectorAll("[data-version-url]").forEach((live) => {
   const known = live.dataset.version;
@@ -450,6 +391,26 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
     if (event.persisted && leaving) { leaving = false; follow(); }
   });
   follow();
+});
+
+// Another phone recorded this form's deal meanwhile (issue 53): its notice shows.
+document.querySelectorAll(".recorded-elsewhere").forEach((note) => {
+  const form = document.querySelector("form.deal-form");
+  const mine = Number(form.elements.number.value);
+  const url = form.getAttribute("action");  // form.action: its "action" buttons
+  let known = note.dataset.version;
+  const ask = (url) => fetch(url, { cache: "no-store" });
+  window.setInterval(() => {
+    if (!note.hidden || document.hidden) return;
+    ask(url.replace(/deal$/, "version.json")).then((r) => r.json()).then((a) => {
+      if (String(a.version) === known) return null;
+      known = String(a.version);
+      return ask(url).then((r) => r.text()).then((html) => {
+        const next = new DOMParser().parseFromString(html, "text/html").querySelector("form.deal-form [name=number]");
+        if (next && Number(next.value) > mine) note.hidden = false;
+      });
+    }).catch(() => {});
+  }, 3000);
 });
 
 // (Last, once every listener above is in place.) The entries kept by a language switch.

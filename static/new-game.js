@@ -1,5 +1,6 @@
 "use strict";
-// The new-game form's own script (loaded by templates/new.html only).
+// The new-game form's own script (loaded by templates/new.html only): its seats,
+// its dealer choice and its table diagram.
 // A seat filled in advance (the table's people in their last seats) changes in one
 // tap: its ✕ empties it and puts the cursor there, and a tap on the name selects it
 // whole, so that typing replaces it.
@@ -23,4 +24,35 @@ document.querySelectorAll("form.new-game").forEach((form) => {
   });
   form.addEventListener("input", show);
   show();
+});
+
+// The new-game form: the dealer choice and the table diagram show the names as
+// they are typed; an optional seat left empty is not offered.
+document.querySelectorAll("form.new-game").forEach((form) => {
+  const update = () => {
+    form.querySelectorAll("input[name^=player]").forEach((input) => {
+      const seat = input.name.slice("player".length);
+      const name = input.value.trim();
+      const optional = !input.required;
+      const pill = form.querySelector(`label[for="fd${seat}"]`);
+      if (pill) {
+        pill.textContent = name || pill.dataset.empty;
+        const radio = document.getElementById(`fd${seat}`);
+        const hide = optional && !name;
+        pill.hidden = hide;
+        if (radio) {
+          radio.disabled = hide;
+          radio.hidden = hide;
+          if (hide && radio.checked) form.querySelector("#fd0").checked = true;
+        }
+      }
+      const mark = form.querySelector(`svg text[data-seat="${seat}"]`);
+      if (mark) {
+        mark.textContent = name || mark.dataset.number;
+        mark.classList.toggle("optional", optional && !name);
+      }
+    });
+  };
+  form.addEventListener("input", update);
+  update();
 });

@@ -2,7 +2,8 @@
 // the phone can share a file (Web Share, level 2), the picture goes to its share
 // sheet (a chat, a message); elsewhere the link does what it does without this
 // script: it saves the picture (its `download` attribute).
-// Only the game page loads this file (the deal form does not: its 60 KB budget).
+// The game page and the share page load this file (the deal form does not: its
+// 60 KB budget).
 (() => {
   const link = document.querySelector("[data-share-result]");
   if (!link || !navigator.canShare || !window.File) return;
@@ -34,3 +35,32 @@
       });
   });
 })();
+
+// The share page (templates/share.html): copy the spectator link, or hand it to the
+// phone's share sheet.
+document.querySelectorAll(".share-actions").forEach((box) => {
+  const said = box.querySelector("[data-said]");
+  const copy = box.querySelector("[data-copy]");
+  const share = box.querySelector("[data-share]");
+  if (navigator.clipboard && window.isSecureContext) {
+    copy.addEventListener("click", () => {
+      navigator.clipboard.writeText(box.dataset.url).then(() => { said.textContent = box.dataset.copied; }, () => {});
+    });
+  } else {
+    copy.addEventListener("click", () => {  // plain HTTP: select the link, for the phone's own copy
+      const link = document.getElementById("viewer-link");
+      const range = document.createRange();
+      range.selectNodeContents(link);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      try { if (document.execCommand("copy")) said.textContent = box.dataset.copied; } catch (e) { /* selected */ }
+    });
+  }
+  if (navigator.share) {
+    share.hidden = false;
+    share.addEventListener("click", () => {
+      navigator.share({ title: box.dataset.title, url: box.dataset.url }).catch(() => {});
+    });
+  }
+  box.hidden = false;
+});

@@ -226,10 +226,12 @@ def _deal_page(
     taken: list[Row] | None = None,
     scored: Scored | None = None,
     conflict: Conflict | None = None,
+    same: bool = False,
 ) -> Page:
     """The deal form (a new deal, or a correction: `editing`). `scored`: the game as
     the view scored it already (each scoring of a 30-deal game digests its record
-    again: five a form before, issue 19). `conflict`: the kind of a 409 (`conflicted`)."""
+    again: five a form before, issue 19). `conflict`: the kind of a 409 (`conflicted`).
+    `same`: the deal `taken` by another phone is the one this form holds."""
     scored = scored if scored is not None else service.scored(game)
     standings = standings or scored.standings
     action = (
@@ -255,6 +257,7 @@ def _deal_page(
         dealer=_dealer_of(game, standings, number),
         offered=_contracts_offered(game, scored, number),
         taken=taken,
+        same_deal=same,
         bid_outcomes=() if editing else GAMES[game.game].bids_now(scored.record, standings),
     )
     return conflicted(page, conflict) if conflict else (page, status)
@@ -394,6 +397,25 @@ def _flash_once(message: str) -> None:
         flash(message)
 
 
+def _same_deal(game: Game, scored: Scored, entered: dict[str, Any], rows: list[Row]) -> bool:
+    """Whether the deal entered is one of `rows` (recorded meanwhile by another
+    phone), as the engine reads both, whoever said the dealer: then the first
+    thing to offer is the scores, not recording it twice."""
+    engine = GAMES[game.game]
+    players = tuple(game.players)
+
+    def read(deal: dict[str, Any]) -> dict[str, object]:
+        written = engine.dump_deal(engine.parse_deal(deal, players, scored.rules))
+        written.pop("dealer", None)
+        return written
+
+    try:
+        mine = read(entered)
+        return any(read(row.deal) == mine for row in rows)
+    except RulesError:
+        return False
+
+
 def _deal_posted(
     token: str,
     posted: service.Posted,
@@ -424,6 +446,7 @@ def _deal_posted(
             # these entries, offer them as the next deal (one tap: the form's button).
             assert posted.scored is not None
             rows = build(game, posted.scored).rows[(opened_for or number) - 1 :]
+            same = _same_deal(game, posted.scored, entered, rows)
             values["number"] = str(number)
             errors = {}
             kind: Conflict = "taken"
@@ -435,7 +458,9 @@ def _deal_posted(
                     n=number,
                 )
                 errors = {"": [message]}
-            return _deal_page(game, values, number=number, taken=rows, errors=errors, conflict=kind)
+            return _deal_page(
+                game, values, number=number, taken=rows, errors=errors, conflict=kind, same=same
+            )
         case service.Answer.REFUSED:
             errors = messages_by_group(posted.problems, number)
             return _deal_page(game, values, number=number, errors=errors, status=422)

@@ -40,6 +40,9 @@ WORDS = {
         "enter": "Saisir la donne",
         "record": "Enregistrer la donne",
         "taken": "Entre-temps, un autre téléphone a enregistré cette donne",
+        "same": "Un autre téléphone a déjà enregistré cette même donne",
+        "back": "Retour aux scores",
+        "another": "La mienne est une autre donne",
         "as_next": "L’enregistrer comme donne 2",
         "undo": "Annuler",
         "put_back": "La remettre",
@@ -56,6 +59,9 @@ WORDS = {
         "enter": "Enter deal",
         "record": "Record the deal",
         "taken": "Meanwhile another phone recorded this deal",
+        "same": "Another phone already recorded this same deal",
+        "back": "Back to the scores",
+        "another": "Mine is another deal",
         "as_next": "Record it as deal 2",
         "undo": "Undo",
         "put_back": "Put it back",
@@ -238,13 +244,17 @@ def test_two_phones_one_deal(
     other.get_by_role("button", name="Enregistrer la donne").click()
     expect(other.locator(".totals")).to_contain_text("Bruno")
     page.get_by_role("button", name=words["record"]).click()
-    expect(page.get_by_role("alert").first).to_contain_text(words["taken"])
+    expect(page.get_by_role("alert").first).to_contain_text(words["same"])
     expect(page.locator("#take_1_4")).to_be_checked()  # the entries are kept
     check(page, watch)
     shot(page, f"loop-deal-taken-{words['lang']}")
     record = page.request.get(page.url.split("/deal")[0] + "/export.json").json()
     assert len(record["deals"]) == 1  # nothing doubled silently
-    page.get_by_role("button", name=words["as_next"]).click()  # one tap: it was another deal
+    # The big button now leads back to the scores; recording again is a second choice.
+    expect(page.locator(".deal-bar a.primary")).to_have_text(words["back"])
+    assert not page.get_by_role("button", name=words["as_next"]).is_visible()
+    page.get_by_text(words["another"]).click()
+    page.get_by_role("button", name=words["as_next"]).click()  # deliberately: another deal
     expect(page.locator(".just")).to_be_visible()
     record = page.request.get(page.url + "/export.json").json()
     assert len(record["deals"]) == 2

@@ -30,7 +30,8 @@ _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 _KEY = re.compile(r'name="key" value="([^"]+)"')
 _NUMBER = re.compile(r'name="number" value="([0-9]+)"')
 #: The answer to a deal whose number another phone took: its form, offered again.
-OFFERED = "Meanwhile another phone recorded"
+#: The form back after another phone recorded its deal: a different deal, or the same.
+OFFERED = ("Meanwhile another phone recorded", "Another phone already recorded this same deal")
 #: The servers' environment for phones that all post from one address and tap again
 #: when their deal was taken: the rate limits (600 writes a minute an address) are
 #: not what a burst measures.
@@ -213,7 +214,7 @@ class Phone:
         while True:
             status, page, _ = self.request("POST", f"/g/{token}/deal", form, timeout=60)
             self.last_page = page
-            if status != 409 or OFFERED not in page or offers >= taps:
+            if status != 409 or not any(o in page for o in OFFERED) or offers >= taps:
                 return status, offers
             offers += 1
             form = {**form, **fields_of(page)}

@@ -157,6 +157,24 @@ def test_a_just_recorded_line_is_not_shown_once_another_phone_wrote(app: Any) ->
     assert "ETag" in response.headers  # the table's page, as every phone has it
 
 
+def test_a_different_deal_taken_meanwhile_offers_the_next_number(app: Any) -> None:
+    """Another phone recorded another deal: "Record it as deal 2" stays the big button,
+    and the scores are a tap away too."""
+    first, second = app.test_client(), app.test_client()
+    english(second)
+    token = new_game(first, "boulmous", PLAYERS)
+    fields_1 = form_fields(first.get(f"/g/{token}/deal").get_data(as_text=True))
+    fields_2 = form_fields(second.get(f"/g/{token}/deal").get_data(as_text=True))
+    assert deal(first, token, **fields_1, **BRUNO_FOUR).status_code == 302
+    page = deal(second, token, **fields_2, **CHLOE_THREE).get_data(as_text=True)
+    assert "Meanwhile another phone recorded this deal:" in page
+    assert "Mine is another deal" not in page
+    bar = page[page.index('class="deal-bar"') :]
+    assert 'class="primary big" name="action" value="save">Record it as deal 2' in bar
+    alert = page[page.index('class="problems taken"') : page.index('class="deal-bar"')]
+    assert "Back to the scores" in alert
+
+
 def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
     first, second = app.test_client(), app.test_client()
     english(second)
@@ -165,12 +183,16 @@ def test_two_phones_one_deal_never_doubles_silently(app: Any) -> None:
     fields_2 = form_fields(second.get(f"/g/{token}/deal").get_data(as_text=True))
     assert fields_1["number"] == fields_2["number"] == "1"
     assert deal(first, token, **fields_1, **BRUNO_FOUR).status_code == 302
-    # The second phone typed the same deal: it comes back, entries kept, with deal 1 shown.
+    # The second phone typed the same deal: it comes back, entries kept, with deal 1
+    # shown; its first offer is the scores, recording it again a folded second choice.
     response = deal(second, token, **fields_2, **BRUNO_FOUR)
     assert response.status_code == 409
     page = response.get_data(as_text=True)
-    assert "Meanwhile another phone recorded this deal:" in page
-    assert "Record it as deal 2" in page
+    assert "Another phone already recorded this same deal:" in page
+    bar = page[page.index('class="deal-bar"') :]
+    assert bar.index("Back to the scores") < bar.index("Mine is another deal")
+    assert bar.index("Mine is another deal") < bar.index("Record it as deal 2")
+    assert 'class="primary big" name="action" value="save"' not in bar
     assert 'id="take_1_4" name="take" value="1:4" checked' in page
     assert len(exported(first, token)["deals"]) == 1
     # One tap records it as the next deal: the form now says deal 2.

@@ -257,3 +257,34 @@ def test_a_belote_deal_takes_the_rest_of_162(
     deals = page.request.get(page.url + "/export.json").json()["deals"]
     assert deals == [{"points": [92, 70]}, {"points": [252, 0]}]
     check(page, watch)
+
+
+def test_an_open_form_is_told_when_another_phone_records_its_deal(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path, browser: Browser
+) -> None:
+    """Two phones on deal 1: the second records it; the first, still typing, is told
+    (pinned at the top) without a tap, its entries kept."""
+    page, watch, base, words = table
+    imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {"zero_sum": True})
+    game = page.url
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.locator("#points0").fill("7")
+    notice = page.locator(".recorded-elsewhere")
+    expect(notice).to_be_hidden()
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(game + "/deal")
+    other.locator("#points0").fill("4")
+    other.locator("#points1").fill("-4")
+    other.locator("form.deal-form button.primary").click()
+    other.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    expect(notice).to_be_visible(timeout=10_000)
+    expect(notice).to_contain_text("1")
+    expect(page.locator("#points0")).to_have_value("7")
+    box = notice.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= SCREEN
+    shoot(page, f"recorded-elsewhere-{words['lang']}")
+    other.context.close()
+    check(page, watch)
