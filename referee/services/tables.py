@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
+from referee.engine.game import alone
 from referee.engine.names import clean
 from referee.engine.records import dump_record, score_record
 from referee.engine.statistics import (
@@ -265,6 +266,12 @@ class TableGame:
     def winners(self) -> tuple[str, ...]:
         """The people who won (none while the game goes on)."""
         return tuple(self.played.people[seat] for seat in self.outcome.winners)
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who scores together, seat by seat (an outcome kept before it said so: each
+        alone)."""
+        return self.outcome.sides or alone(len(self.played.people))
 
 
 @dataclass(frozen=True)

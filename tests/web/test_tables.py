@@ -174,6 +174,27 @@ def test_the_evening_settles_once_and_a_player_checks_it_by_hand(client: FlaskCl
     assert client.get(f"/t/{table}/evening/2026-11-28").status_code == 404
 
 
+def test_a_game_in_progress_shows_its_totals_on_the_tables_page(client: FlaskClient) -> None:
+    """As a finished game shows its result, a game in progress shows where it stands:
+    each player's total (a team's once, its names together)."""
+    english(client)
+    table, _games = evening_of_three(client)
+    pitch = json.loads((EXAMPLES / "pitch-moon.json").read_text())
+    token = imported(client, "pitch-moon", players=BOULMOUS, deals=pitch["deals"][:1])
+    join(client, table, f"http://localhost/g/{token}")
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    games = re.findall(r'<li><a href="/g/[^"]+">(.*?)</a>', page)
+    bombu = next(g for g in games if "Bombu" in g)
+    assert '<span class="scores">Bruno 100 · Chloé −30 · Driss 170 · Ana 80</span>' in bombu
+    assert "in progress · 6 deals" in bombu
+    teams = next(g for g in games if "Pitch" in g and "in progress" in g)
+    assert '<span class="scores">Ana & Chloé 3 · Bruno & Driss 5</span>' in teams
+    # A finished game says its result, and the names alone.
+    boulmous = next(g for g in games if "Boulmous" in g)
+    assert "Ana wins" in boulmous
+    assert '<span class="scores">' not in boulmous
+
+
 def test_the_evening_in_french(client: FlaskClient) -> None:
     table, _games = evening_of_three(client)
     evening = client.get(f"/t/{table}/evening/2026-11-27").get_data(as_text=True)
