@@ -384,3 +384,49 @@ def test_a_new_game_at_the_table_suggests_its_people_and_a_rename_shows(
     page = client.get(f"/t/{table}").get_data(as_text=True)
     client.post(f"/t/{table}/rename", data={"name": "The cousins", "version": version_of(page)})
     assert "The table: The cousins" in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def seated(form: str) -> list[str]:
+    """The names a new-game form puts in its seats, seat by seat (empty: none)."""
+    return re.findall(r'<input id="player\d+" name="player\d+" value="([^"]*)"', form)
+
+
+def test_a_new_tables_people_sit_at_its_first_game(client: FlaskClient) -> None:
+    """The new-table form takes the table's people, as the new-game form does: its
+    first game starts with them in their seats; once a game is played, the seats
+    are that game's."""
+    english(client)
+    form = client.get("/tables/new").get_data(as_text=True)
+    assert 'name="person0"' in form
+    assert 'name="person11"' in form  # a big table (the score pad seats 12)
+    people = {"person0": "Ana", "person1": " Bruno ", "person3": "Chloé", "person4": "Driss"}
+    response = client.post("/tables/new", data={"name": "The cousins", **people})
+    assert response.status_code == 302
+    table = str(response.headers["Location"]).removeprefix("/t/")
+    form = client.get(f"/new?game=boulmous&table={table}").get_data(as_text=True)
+    assert seated(form) == ["Ana", "Bruno", "Chloé", "Driss"]
+    suggested = re.findall(r'<option value="([^"]+)">', form[form.index('id="known-names"') :])
+    assert suggested[:4] == ["Ana", "Bruno", "Chloé", "Driss"]
+    # Pitch seats five: the fifth stays empty.
+    assert seated(client.get(f"/new?game=pitch&table={table}").get_data(as_text=True)) == [
+        "Ana", "Bruno", "Chloé", "Driss", "",
+    ]  # fmt: skip
+    # Once a game is played there, the seats are the last game's.
+    new_game(client, "boulmous", ["Driss", "Chloé", "Bruno", "Ana"], table=table)
+    form = client.get(f"/new?game=bombu&table={table}").get_data(as_text=True)
+    assert seated(form) == ["Driss", "Chloé", "Bruno", "Ana"]
+
+
+def test_a_new_tables_people_are_checked_as_players_names(client: FlaskClient) -> None:
+    english(client)
+    response = client.post(
+        "/tables/new", data={"name": "The cousins", "person0": "Ana", "person2": "ana"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "two players have the same name" in page.lower()
+    assert 'value="ana"' in page  # what was typed, kept
+    response = client.post("/tables/new", data={"name": "The cousins", "person0": "x" * 41})
+    assert response.status_code == 422
+    # A table of no people is made as before.
+    assert client.post("/tables/new", data={"name": "The cousins"}).status_code == 302
