@@ -72,7 +72,7 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
 });
 
 // Any choice can be taken back: tapping the chosen pill again clears it; but not
-// a choice that has no other (the only contract left, chosen by the page): tapped
+// a choice that has no other (the only one the page offers, chosen by it): tapped
 // out of habit, it stays, and so does the rest of the form.
 document.addEventListener("pointerdown", (event) => {
   const label = event.target.closest && event.target.closest(".pills label, table.points label");
