@@ -229,9 +229,10 @@ def join(token: str) -> Page:
         if viewed is not None and game_service.view_version_of(viewed.group(1)) is not None:
             flash(
                 _(
-                    "This is the game's spectators' link: it changes nothing, so it cannot "
-                    "join the game to a table. Paste its editors' link: on the game's page, "
-                    "Share, then \u201cEditors: the link that can change the game\u201d."
+                    "This is the game\u2019s spectators\u2019 link: it changes nothing, so it "
+                    "cannot join the game to a table. Paste its editors\u2019 link: on the "
+                    "game\u2019s page, Share, then \u201cEditors: the link that can change the "
+                    "game\u201d."
                 ),
                 "error",
             )

@@ -119,8 +119,13 @@ def test_joining_takes_the_editors_link_only(client: FlaskClient) -> None:
     # paste instead (issue "the table at first sight", item 13); the token alone too.
     for pasted in (f"https://example.org/v/{viewer.group(1)}", viewer.group(1)):
         page = join(client, table, pasted)
-        assert "This is the game&#39;s spectators&#39; link" in page, pasted
-        assert "Paste its editors&#39; link" in page
+        # One kind of quotes, curly: the apostrophes as the quotation marks.
+        said = page[page.index("This is the game") :].split("</p>", 1)[0]
+        assert "This is the game\u2019s spectators\u2019 link" in said, pasted
+        assert "Paste its editors\u2019 link" in said
+        assert "\u201cEditors: the link that can change the game\u201d" in said
+        for straight in ("'", "&#39;", '"', "&#34;"):
+            assert straight not in said
         assert "No game has this link" not in page
         assert f"/g/{token}" not in page  # not joined
     page = join(client, table, "not a link")
