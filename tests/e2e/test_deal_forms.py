@@ -376,3 +376,36 @@ def test_the_forms_at_320_px_cut_nothing(browser: Browser, live_server: Server, 
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert watch.errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_record_on_one_line_in_a_compact_bar_at_320_px(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """At 320×640, "Record the deal" holds on one line (it wrapped on two), and the
+    sticky bar (the deal's line, Preview, Record) takes an eighth of the screen at
+    most (it took a sixth, a quarter with its second line)."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    small = {**PHONE, "viewport": {"width": 320, "height": 640}}
+    context = browser.new_context(**{**small, "locale": "fr-FR" if lang == "fr" else "en-US"})
+    page, watch = watched(context, base)
+    words = WORDS[lang]
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    record = page.get_by_role("button", name=words["record"])
+    lines = record.evaluate(
+        """(b) => { const r = document.createRange(); r.selectNodeContents(b);
+          return new Set(Array.from(r.getClientRects()).map((c) => Math.round(c.top))).size; }"""
+    )
+    assert lines == 1, lines
+    box = record.bounding_box()
+    assert box is not None
+    assert box["height"] <= 50, box
+    bar = page.locator(".deal-bar").bounding_box()
+    assert bar is not None
+    assert bar["height"] <= 640 / 8, bar
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert watch.errors == []
+    context.close()
