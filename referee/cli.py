@@ -247,7 +247,7 @@ def judge_command(
     """Name the card that wins a trick of `cards` (in the order played, from the
     lead): its position from 1, and who takes each card that scores, where cards do; or (`as_json`)
     `{"winner": i, "points": {card: i}}`, positions from 0. `trump` is None for a
-    game played without one, which refuses any. Exit 1 with a message for a
+    game played without one, which refuses any but "no-trump". Exit 1 with a message for a
     card, a count, a trump or house rules that cannot be."""
     from referee.engine.errors import problem
     from referee.games import GAMES
@@ -269,8 +269,11 @@ def judge_command(
                 [problem("players_count", "players", count=count, expected=engine.player_counts)]
             )
         )
-    # The game says whether it has a trump (its judge's choices): none, none is taken.
+    # The game says whether it has a trump (its judge's choices): none, none is taken;
+    # but "no-trump" (the absence of one) is what such a game plays, said or not.
     trumps = home_of(game).judge_trumps
+    if not trumps and trump == "no-trump":
+        trump = None
     if trumps and trump is None:
         return refuse(RulesError([problem("trump_missing", "trump", choices=trumps)]))
     if not trumps and trump is not None:

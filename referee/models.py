@@ -47,8 +47,8 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     """A group of people who play together ("Tuesday club", "the cousins"): their
     games, evenings and statistics. Like a game, it has an editor's link and a
     spectator's link (no accounts). What it stores is what its players decided:
-    its name, and which names typed in its games are the same person (`aliases`:
-    typed name -> the person's name)."""
+    its name, which names typed in its games are the same person (`aliases`:
+    typed name -> the person's name), and who was named when it was made."""
 
     __tablename__ = "card_table"
 
@@ -58,6 +58,9 @@ class Table(db.Model):  # type: ignore[name-defined,misc]
     view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=new_token)
     name: Mapped[str] = mapped_column(String(80))
     aliases: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    #: The people named when the table was made, in the order given: the seats of
+    #: its first game (after that, its games say who plays).
+    people: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -71,7 +71,9 @@ document.querySelectorAll("fieldset.pill-counts").forEach((group) => {
   update();
 });
 
-// Any choice can be taken back: tapping the chosen pill again clears it.
+// Any choice can be taken back: tapping the chosen pill again clears it; but not
+// a choice that has no other (the only one the page offers, chosen by it): tapped
+// out of habit, it stays, and so does the rest of the form.
 document.addEventListener("pointerdown", (event) => {
   const label = event.target.closest && event.target.closest(".pills label, table.points label");
   const input = label && label.control;
@@ -81,7 +83,8 @@ document.addEventListener("click", (event) => {
   const input = event.target;
   if (!(input instanceof HTMLInputElement) || input.type !== "radio") return;
   if (!input.closest(".pills, table.points")) return;
-  if (input.dataset.wasChecked === "1") {
+  const only = input.form ? input.form.querySelectorAll(`input[name="${CSS.escape(input.name)}"]`).length === 1 : false;
+  if (input.dataset.wasChecked === "1" && !only) {
     input.checked = false;
     input.dispatchEvent(new Event("change", { bubbles: true }));
   }

@@ -2,8 +2,9 @@
 
 A table's people are not seats: the same person plays many games, sometimes typed
 under another spelling ("Pegy", "Peggy"). The table keeps which typed names are
-the same person (`aliases`: typed name -> person), and nothing else of its own:
-its games are games, its evenings and statistics are derived from them.
+the same person (`aliases`: typed name -> person), and the people named when it
+was made (the seats of its first game), nothing else of its own: its games are
+games, its evenings and statistics are derived from them.
 
 Its file holds its name, its aliases and its games' records in full
 (`referee-game/1`, currency, place and date included), in the order they were
@@ -18,7 +19,7 @@ from typing import Any, Final
 
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.fields import text_problem
-from referee.engine.names import TITLE_MAX, clean, fault, skeleton
+from referee.engine.names import PERSON_MAX, TITLE_MAX, alike, clean, fault, skeleton
 from referee.engine.records import (
     MAX_DEPTH,
     MAX_RECORD_BYTES,
@@ -51,6 +52,33 @@ def name_problems(name: object, field: str = "name") -> list[Problem]:
     if wrong == "long":
         return [problem("table_name_long", field, high=MAX_NAME)]
     return []
+
+
+def people_problems(names: Sequence[str], field: str = "people") -> list[Problem]:
+    """What is wrong with the people named for a new table, box by box (blank boxes
+    left out): each a player's name (one line, at most a player's name's length), no
+    two reading the same."""
+    found: list[Problem] = []
+    cleaned: list[str] = []
+    seats: list[int] = []
+    for seat, name in enumerate(names):
+        if not name.strip():
+            continue
+        bad = text_problem(name, field, controls=True)
+        if bad is not None:
+            found.append(bad)
+        elif not (tidy := clean(name)):
+            found.append(problem("player_name", field, seat=seat, value=name))
+        elif len(tidy) > PERSON_MAX:
+            found.append(problem("player_name_long", field, seat=seat, high=PERSON_MAX))
+        else:
+            cleaned.append(tidy)
+            seats.append(seat)
+    for a, b in alike(cleaned):
+        found.append(
+            problem("player_twice", field, name=cleaned[a], seat=seats[a], other_seat=seats[b])
+        )
+    return found
 
 
 def person_of(aliases: Mapping[str, str], name: str) -> str:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
+from referee.engine.game import alone
 from referee.engine.names import clean
 from referee.engine.records import dump_record, score_record
 from referee.engine.statistics import (
@@ -43,6 +44,7 @@ from referee.engine.tables import (
     merged,
     name_problems,
     people_of,
+    people_problems,
     reading,
     split,
 )
@@ -54,10 +56,11 @@ from referee.services import games as game_service
 from referee.services.games import StaleVersion, _commit_or_stale, scored
 
 
-def create_table(name: str) -> Table:
-    """A new table; the engine checks its name (RulesError)."""
-    check(name_problems(name))
-    table = Table(name=clean(name), aliases={})
+def create_table(name: str, people: Sequence[str] = ()) -> Table:
+    """A new table, with the people who sit at its first game (blanks left out, in
+    the order given); the engine checks the names (RulesError)."""
+    check([*name_problems(name), *people_problems(people)])
+    table = Table(name=clean(name), aliases={}, people=[clean(p) for p in people if p.strip()])
     db.session.add(table)
     db.session.commit()
     return table
@@ -171,13 +174,15 @@ def people_at(table: Table) -> list[str]:
     read = reading(table.aliases, played)
     for seats in played:
         found.extend(p for p in people_of(read, seats) if p not in found)
+    found.extend(p for p in table.people if p not in found)
     return found
 
 
 def last_seats(table: Table, game: str) -> list[str]:
     """The people to seat in a new game of type `game` at this table, in their seats:
     those of the table's last game of that type, else of its last game whose number
-    of players that type takes, else nobody. Named as the table reads them (a merged
+    of players that type takes, else the people named with the table (as many as the
+    game seats), else nobody. Named as the table reads them (a merged
     spelling as its person), so that the new game's names are the table's people."""
     counts = GAMES[game].player_counts if game in GAMES else ()
     query = (
@@ -194,6 +199,8 @@ def last_seats(table: Table, game: str) -> list[str]:
         if fitting is None and len(players) in counts:
             fitting = list(players)
     chosen = chosen if chosen is not None else fitting
+    if chosen is None and counts:  # no game fits yet: the people named with the table
+        return list(table.people[: max(counts)])
     if not chosen:
         return []
     return list(people_of(reading(table.aliases, seatings(table)), chosen))
@@ -265,6 +272,12 @@ class TableGame:
     def winners(self) -> tuple[str, ...]:
         """The people who won (none while the game goes on)."""
         return tuple(self.played.people[seat] for seat in self.outcome.winners)
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who scores together, seat by seat (an outcome kept before it said so: each
+        alone)."""
+        return self.outcome.sides or alone(len(self.played.people))
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,8 @@ class Board:
     #: The scoreboard's lines in seat order, whatever the scores (issue 38, item 4:
     #: a player finds his line in the same place after every deal), each with its rank.
     entries: list[Entry] = field(default_factory=list)
+    #: The game's house rules, as the engine reads them.
+    rules: Any = None
 
     @property
     def columns(self) -> list[tuple[int, ...]]:
@@ -198,7 +200,9 @@ def build(game: Game, scored: Scored, deals: list[dict[str, Any]] | None = None)
         for s in scores
     ]
     deals_left = rules.length - len(rows) if rules.length is not None else None
-    return Board(game, standings, rows, ranking, leaders, teams, needs, deals_left, entries)
+    return Board(
+        game, standings, rows, ranking, leaders, teams, needs, deals_left, entries, scored.rules
+    )
 
 
 def _rank(

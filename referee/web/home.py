@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from flask import Blueprint
-from flask_babel import lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from referee.engine import flags as engine_flags
 from referee.engine.game import Game, Standings
 from referee.games import GAMES
+from referee.web.format import money as money_text
 
 Values = dict[str, str]
 
@@ -252,6 +253,59 @@ class Home(ABC):
         """A line of help under it (what is left to play in the round)."""
         del standings
         return None
+
+    #: The game's money by the game is `settlement.winners_collect`: each player who
+    #: did not win pays each winner one stake (`money_notes` says so beside it).
+    money_by_winners: ClassVar[bool] = False
+
+    def money_notes(
+        self,
+        standings: Standings,
+        names: Sequence[str],
+        rules: Any,
+        per_point: bool,
+        currency: str,
+    ) -> list[str]:
+        """Why the money is what it is, beside the payments of a finished game played
+        for a stake by the game: who won and what that costs the others, and, where a
+        payment is more than one stake, how it adds up. `rules`: the engine's."""
+        del rules
+        money = standings.money
+        if per_point or money is None or not standings.finished or not standings.winners:
+            return []
+        if not self.money_by_winners:
+            return []
+        winners = standings.winners
+        others = len(names) - len(winners)
+        if others < 1:
+            return []
+        won = together([names[seat] for seat in winners])
+        notes = [
+            ngettext(
+                "%(names)s won the game: each other player pays the winner the stake.",
+                "%(names)s won the game: each other player pays each winner the stake.",
+                len(winners),
+                names=won,
+            )
+        ]
+        if others > 1:  # a winner collects more than one stake
+            notes.append(
+                ngettext(
+                    "So the winner collects %(amount)s: a stake from each opponent.",
+                    "So each winner collects %(amount)s: a stake from each opponent.",
+                    len(winners),
+                    amount=money_text(money.net[winners[0]], currency),
+                )
+            )
+        if len(winners) > 1:  # a player who did not win pays more than one stake
+            loser = next(seat for seat in range(len(names)) if seat not in winners)
+            notes.append(
+                gettext(
+                    "And each opponent pays %(amount)s: a stake to each winner.",
+                    amount=money_text(-money.net[loser], currency),
+                )
+            )
+        return notes
 
     def seat_note(self, standings: Standings, seat: int) -> str | None:
         """A short note beside a player's total (his failed bids), if any."""

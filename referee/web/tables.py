@@ -35,8 +35,8 @@ from referee.services import games as game_service
 from referee.services import tables as service
 from referee.web import follow
 from referee.web.board import Board, build
-from referee.web.browser import REMEMBERED, remember, remember_in
-from referee.web.forms import messages_of
+from referee.web.browser import REMEMBERED, my_tokens, remember, remember_in
+from referee.web.forms import MAX_PLAYERS, messages_of
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
 from referee.web.pages import Page, download, load_shown
@@ -89,18 +89,26 @@ def _back(table: Table) -> BaseResponse:
 
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new() -> Page:
-    """A new table: its name is all it needs."""
+    """A new table: its name, and if they are given its people, in the seats of its
+    first game."""
     errors: list[str] = []
     name = request.form.get("name", "")
+    people = [request.form.get(f"person{seat}", "") for seat in range(MAX_PLAYERS)]
     if request.method == "POST":
         try:
-            table = service.create_table(name)
+            table = service.create_table(name, people)
         except RulesError as error:
             errors = messages_of(error.problems)
         else:
             remember_table(table.token)
             return _back(table)
-    page = render_template("tables/new.html", name=name, errors=errors)
+    page = render_template(
+        "tables/new.html",
+        name=name,
+        people=people,
+        errors=errors,
+        names=game_service.known_names(my_tokens()),
+    )
     return (page, 422) if errors else page
 
 
@@ -221,9 +229,10 @@ def join(token: str) -> Page:
         if viewed is not None and game_service.view_version_of(viewed.group(1)) is not None:
             flash(
                 _(
-                    "This is the game's spectators' link: it changes nothing, so it cannot "
-                    "join the game to a table. Paste its editors' link: on the game's page, "
-                    "Share, then \u201cEditors: the link that can change the game\u201d."
+                    "This is the game\u2019s spectators\u2019 link: it changes nothing, so it "
+                    "cannot join the game to a table. Paste its editors\u2019 link: on the "
+                    "game\u2019s page, Share, then \u201cEditors: the link that can change the "
+                    "game\u201d."
                 ),
                 "error",
             )

@@ -36,6 +36,7 @@ def judge(
         ("boulmous", "hearts", ["AH", "JD", "KH"], 1),  # the left bower: the same-colour jack
         ("boulmous", "no-trump", ["9S", "AS", "JS"], 1),  # no trump: the suit led's order
         ("bombu", None, ["KS", "10S", "AD"], 1),  # the 10 above the king
+        ("bombu", "no-trump", ["KS", "10S", "AD"], 1),  # no trump said: none, as played
         ("pitch", "hearts", ["2H", "3H", "AH"], 2),
     ],
 )
@@ -92,5 +93,9 @@ def test_what_cannot_be_is_refused(
 def test_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["judge", "bombu", "KS", "10S", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"winner": 1}
-    assert main(["judge", "bombu", "--trump", "no-trump", "KS", "10S"]) == 1
+    # A game without trumps takes "no-trump" (the absence of one) silently.
+    assert main(["judge", "bombu", "--trump", "no-trump", "KS", "10S", "--json"]) == 0
+    said = capsys.readouterr()
+    assert (json.loads(said.out), said.err) == ({"winner": 1}, "")
+    assert main(["judge", "bombu", "--trump", "hearts", "KS", "10S"]) == 1
     assert "without trump" in capsys.readouterr().err

@@ -10,6 +10,7 @@ every digit typed, from the scoreboard's "Enter deal" to Record included.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -93,6 +94,47 @@ def pills(name: str, counts: list[int]) -> list[str]:
     return [pill(name, seat, n) for seat, n in enumerate(counts)]
 
 
+#: A Bombu manche's first five deals: the Réussite is the one left.
+FIVE: list[dict[str, object]] = [
+    {"contract": "no-tricks", "tricks": [2, 1, 3, 2]},
+    {"contract": "no-hearts", "hearts": [1, 3, 0, 4]},
+    {"contract": "no-queens", "queens": [1, 0, 2, 1]},
+    {"contract": "no-bombu", "bombu": 0},
+    {
+        "contract": "salad",
+        "tricks": [3, 2, 1, 2],
+        "hearts": [2, 3, 1, 2],
+        "queens": [1, 1, 0, 2],
+        "bombu": 1,
+    },
+]
+
+
+def imported(
+    page: Page, base: str, game: str, players: list[str], deals: list[dict[str, object]]
+) -> str:
+    """A game imported with its deals already played: its address."""
+    record = {"format": "referee-game/1", "game": game, "players": players}
+    record.update({"first_dealer": 0, "rules": {}, "deals": deals})
+    html = page.request.get(base + "/import").text()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert token is not None
+    response = page.request.post(
+        base + "/import",
+        multipart={
+            "csrf_token": token.group(1),
+            "record": {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(record).encode(),
+            },
+        },
+        max_redirects=0,
+    )
+    assert response.status == 302, response.text()
+    return base + response.headers["location"]
+
+
 def test_bombu_every_contract_within_its_taps(
     table: tuple[Page, Watch, str, dict[str, str]],
 ) -> None:
@@ -146,6 +188,28 @@ def test_bombu_every_contract_within_its_taps(
     assert deals[2]["queens"] == [1, 1, 1, 1]
     assert (deals[4]["hearts"], deals[4]["queens"]) == ([2, 3, 0, 3], [1, 2, 0, 1])
     assert deals[5]["finish"][:2] == [2, 0]
+
+
+def test_bombu_the_last_contract_tapped_again_stays(
+    table: tuple[Page, Watch, str, dict[str, str]],
+) -> None:
+    """The manche's last contract comes chosen; tapped again out of habit, it stays
+    chosen and its fields stay shown (any other chosen pill is still taken back)."""
+    page, watch, base, words = table
+    game = imported(page, base, "bombu", ["Marius", "Fanny", "César", "Honorine"], FIVE)
+    page.goto(game + "/deal")
+    expect(page.locator("#contract_reussite")).to_be_checked()
+    page.locator("label[for=contract_reussite]").click()
+    expect(page.locator("#contract_reussite")).to_be_checked()
+    expect(page.locator("label[for=finish0_2]")).to_be_visible()
+    page.locator("label[for=finish0_2]").click()
+    page.locator("label[for=finish0_2]").click()  # a choice among others: taken back
+    expect(page.locator("#finish0_2")).not_to_be_checked()
+    tap(page, words, "label[for=finish0_2]", "label[for=finish1_0]")
+    check(page, watch)
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    assert deals_of(page)[5]["finish"][:2] == [2, 0]
 
 
 def test_bombu_a_reussite_chosen_in_five_taps(
@@ -309,6 +373,39 @@ def test_the_forms_at_320_px_cut_nothing(browser: Browser, live_server: Server, 
         ".map((l) => Math.round(l.getBoundingClientRect().top))"
     )
     assert len(set(tops)) == 1, tops  # 0 to 6 in one row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert watch.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_record_on_one_line_in_a_compact_bar_at_320_px(
+    browser: Browser, live_server: Server, lang: str
+) -> None:
+    """At 320×640, "Record the deal" holds on one line (it wrapped on two), and the
+    sticky bar (the deal's line, Preview, Record) takes an eighth of the screen at
+    most (it took a sixth, a quarter with its second line)."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    small = {**PHONE, "viewport": {"width": 320, "height": 640}}
+    context = browser.new_context(**{**small, "locale": "fr-FR" if lang == "fr" else "en-US"})
+    page, watch = watched(context, base)
+    words = WORDS[lang]
+    start(page, base, words, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"])
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    record = page.get_by_role("button", name=words["record"])
+    lines = record.evaluate(
+        """(b) => { const r = document.createRange(); r.selectNodeContents(b);
+          return new Set(Array.from(r.getClientRects()).map((c) => Math.round(c.top))).size; }"""
+    )
+    assert lines == 1, lines
+    box = record.bounding_box()
+    assert box is not None
+    assert box["height"] <= 50, box
+    bar = page.locator(".deal-bar").bounding_box()
+    assert bar is not None
+    assert bar["height"] <= 640 / 8, bar
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert watch.errors == []
     context.close()

@@ -51,9 +51,21 @@ def test_home_shows_every_game_and_opens_a_sample(
         assert picture.evaluate("(img) => img.complete && img.naturalWidth > 0")
         assert picture.bounding_box()["width"] >= 60  # type: ignore[index]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    # New game is the one primary action, in view at once.
-    assert in_view(page, "a.button.primary")
-    expect(page.locator("a.button.primary")).to_have_text(WORDS[lang]["new"])
+    # The games come first: each one's Play in view at once, before the other actions
+    # (a new table, the imports, a concours, a season), which are further down.
+    plays = page.locator("ul.kinds a.button.primary")
+    expect(plays).to_have_count(4)
+    for index in range(4):
+        assert in_view(page, f"ul.kinds li:nth-child({index + 1}) a.button.primary"), index
+    assert page.locator("a.button.primary").count() == 4  # the games' Play alone
+    assert page.evaluate(
+        """() => document.querySelector("ul.kinds")
+            .compareDocumentPosition(document.querySelector(".home-others"))
+            === Node.DOCUMENT_POSITION_FOLLOWING"""
+    )
+    expect(
+        page.locator(".home-others").get_by_role("link", name=WORDS[lang]["new"])
+    ).to_be_attached()
     shot(page, f"home-{lang}")
     page.get_by_role("link", name=WORDS[lang]["sample"]).first.click()
     expect(page).to_have_url(f"{base}/sample/boulmous")

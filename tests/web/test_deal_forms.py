@@ -174,3 +174,12 @@ def test_a_half_entered_preview_answers_only_for_what_was_entered(client: FlaskC
     assert "p_ace" not in errors  # entered, and right
     whole = client.post(f"/g/{token}/preview.json", data={"bidder": "0", "p_jack": ""}).get_json()
     assert not any(group.startswith("p_") for group in whole["errors"])
+
+
+def test_boulmous_the_folded_auction_says_what_it_holds(client: FlaskClient) -> None:
+    """The folded auction is each call in turn, optional (the taker's bid is in the
+    grid): said so, as a French player would say it ("Détail des enchères")."""
+    token = new_game(client, "boulmous", BOULMOUS)
+    client.get("/lang/en?next=/")
+    page = client.get(f"/g/{token}/deal").get_data(as_text=True)
+    assert "<summary>Auction call by call (optional)</summary>" in page

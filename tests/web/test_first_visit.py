@@ -77,12 +77,21 @@ def test_home_names_every_game_with_its_picture(client: FlaskClient, lang: str) 
         assert f'href="/new?game={key}"' in kinds
 
 
-def test_home_new_game_is_the_one_primary_action(client: FlaskClient) -> None:
+def test_home_the_games_first_then_the_other_actions(client: FlaskClient) -> None:
+    """What a newcomer comes for first: each game's Play (the primary actions); the
+    other actions (a new game to choose, a table, the imports, a concours, a
+    season) after them, grouped and quieter."""
     page = client.get("/").get_data(as_text=True)
     primaries = re.findall(r'<a class="button primary[^"]*" href="([^"]+)"', page)
-    assert primaries == ["/new"]
-    for secondary in ("/tables/new", "/import", "/tables/import"):
-        assert re.search(rf'<a class="button" href="{secondary}"', page), secondary
+    assert primaries == [f"/new?game={key}" for key in ALL]
+    others = page.index('<section class="home-others"')
+    assert page.index('<ul class="kinds">') < others
+    for secondary in (
+        "/new", "/tables/new", "/import", "/tables/import", "/events/new", "/seasons/new",
+    ):  # fmt: skip
+        found = re.search(rf'<a class="button" href="{secondary}"', page)
+        assert found, secondary
+        assert found.start() > others, secondary
 
 
 @pytest.mark.parametrize(

@@ -119,8 +119,13 @@ def test_joining_takes_the_editors_link_only(client: FlaskClient) -> None:
     # paste instead (issue "the table at first sight", item 13); the token alone too.
     for pasted in (f"https://example.org/v/{viewer.group(1)}", viewer.group(1)):
         page = join(client, table, pasted)
-        assert "This is the game&#39;s spectators&#39; link" in page, pasted
-        assert "Paste its editors&#39; link" in page
+        # One kind of quotes, curly: the apostrophes as the quotation marks.
+        said = page[page.index("This is the game") :].split("</p>", 1)[0]
+        assert "This is the game\u2019s spectators\u2019 link" in said, pasted
+        assert "Paste its editors\u2019 link" in said
+        assert "\u201cEditors: the link that can change the game\u201d" in said
+        for straight in ("'", "&#39;", '"', "&#34;"):
+            assert straight not in said
         assert "No game has this link" not in page
         assert f"/g/{token}" not in page  # not joined
     page = join(client, table, "not a link")
@@ -172,6 +177,27 @@ def test_the_evening_settles_once_and_a_player_checks_it_by_hand(client: FlaskCl
         assert f"{payer} pays {payee} €{amount}" in text
     assert "Élodie" in text  # her signature line: she played the Pitch
     assert client.get(f"/t/{table}/evening/2026-11-28").status_code == 404
+
+
+def test_a_game_in_progress_shows_its_totals_on_the_tables_page(client: FlaskClient) -> None:
+    """As a finished game shows its result, a game in progress shows where it stands:
+    each player's total (a team's once, its names together)."""
+    english(client)
+    table, _games = evening_of_three(client)
+    pitch = json.loads((EXAMPLES / "pitch-moon.json").read_text())
+    token = imported(client, "pitch-moon", players=BOULMOUS, deals=pitch["deals"][:1])
+    join(client, table, f"http://localhost/g/{token}")
+    page = client.get(f"/t/{table}").get_data(as_text=True)
+    games = re.findall(r'<li><a href="/g/[^"]+">(.*?)</a>', page)
+    bombu = next(g for g in games if "Bombu" in g)
+    assert '<span class="scores">Bruno 100 · Chloé −30 · Driss 170 · Ana 80</span>' in bombu
+    assert "in progress · 6 deals" in bombu
+    teams = next(g for g in games if "Pitch" in g and "in progress" in g)
+    assert '<span class="scores">Ana & Chloé 3 · Bruno & Driss 5</span>' in teams
+    # A finished game says its result, and the names alone.
+    boulmous = next(g for g in games if "Boulmous" in g)
+    assert "Ana wins" in boulmous
+    assert '<span class="scores">' not in boulmous
 
 
 def test_the_evening_in_french(client: FlaskClient) -> None:
@@ -363,3 +389,49 @@ def test_a_new_game_at_the_table_suggests_its_people_and_a_rename_shows(
     page = client.get(f"/t/{table}").get_data(as_text=True)
     client.post(f"/t/{table}/rename", data={"name": "The cousins", "version": version_of(page)})
     assert "The table: The cousins" in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def seated(form: str) -> list[str]:
+    """The names a new-game form puts in its seats, seat by seat (empty: none)."""
+    return re.findall(r'<input id="player\d+" name="player\d+" value="([^"]*)"', form)
+
+
+def test_a_new_tables_people_sit_at_its_first_game(client: FlaskClient) -> None:
+    """The new-table form takes the table's people, as the new-game form does: its
+    first game starts with them in their seats; once a game is played, the seats
+    are that game's."""
+    english(client)
+    form = client.get("/tables/new").get_data(as_text=True)
+    assert 'name="person0"' in form
+    assert 'name="person11"' in form  # a big table (the score pad seats 12)
+    people = {"person0": "Ana", "person1": " Bruno ", "person3": "Chloé", "person4": "Driss"}
+    response = client.post("/tables/new", data={"name": "The cousins", **people})
+    assert response.status_code == 302
+    table = str(response.headers["Location"]).removeprefix("/t/")
+    form = client.get(f"/new?game=boulmous&table={table}").get_data(as_text=True)
+    assert seated(form) == ["Ana", "Bruno", "Chloé", "Driss"]
+    suggested = re.findall(r'<option value="([^"]+)">', form[form.index('id="known-names"') :])
+    assert suggested[:4] == ["Ana", "Bruno", "Chloé", "Driss"]
+    # Pitch seats five: the fifth stays empty.
+    assert seated(client.get(f"/new?game=pitch&table={table}").get_data(as_text=True)) == [
+        "Ana", "Bruno", "Chloé", "Driss", "",
+    ]  # fmt: skip
+    # Once a game is played there, the seats are the last game's.
+    new_game(client, "boulmous", ["Driss", "Chloé", "Bruno", "Ana"], table=table)
+    form = client.get(f"/new?game=bombu&table={table}").get_data(as_text=True)
+    assert seated(form) == ["Driss", "Chloé", "Bruno", "Ana"]
+
+
+def test_a_new_tables_people_are_checked_as_players_names(client: FlaskClient) -> None:
+    english(client)
+    response = client.post(
+        "/tables/new", data={"name": "The cousins", "person0": "Ana", "person2": "ana"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "two players have the same name" in page.lower()
+    assert 'value="ana"' in page  # what was typed, kept
+    response = client.post("/tables/new", data={"name": "The cousins", "person0": "x" * 41})
+    assert response.status_code == 422
+    # A table of no people is made as before.
+    assert client.post("/tables/new", data={"name": "The cousins"}).status_code == 302

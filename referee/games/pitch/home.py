@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _pl
 
 from referee.engine.cards import Card, Rank, Suit
+from referee.engine.game import Standings
 from referee.games.pitch import rules as pitch
 from referee.web.home import Home, Values, form_value, put, together
 
@@ -114,6 +115,37 @@ class Pitch(Home):
         partner = deal.get("partner")
         side = pitch.partners(bidder, partner if isinstance(partner, int) else None, players)
         return (side, tuple(seat for seat in range(players) if seat not in side))
+
+    money_by_winners: ClassVar[bool] = True
+
+    def money_notes(
+        self,
+        standings: Standings,
+        names: Sequence[str],
+        rules: Any,
+        per_point: bool,
+        currency: str,
+    ) -> list[str]:
+        """Five-handed, a player at the target who does not win pays the bidder like
+        the others: said first, why (the bidder goes out first)."""
+        notes = super().money_notes(standings, names, rules, per_point, currency)
+        if not notes or len(names) != 5 or len(standings.winners) != 1:
+            return notes
+        target = rules.target
+        beside = [
+            seat
+            for seat, score in enumerate(standings.scores)
+            if seat not in standings.winners and score >= target
+        ]
+        reasons = [
+            _(
+                "%(name)s reaches %(target)d too, but the bidder goes out first.",
+                name=names[seat],
+                target=target,
+            )
+            for seat in beside
+        ]
+        return [*reasons, *notes]
 
     def preview_notes(
         self,
