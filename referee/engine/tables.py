@@ -34,7 +34,7 @@ MAX_NAME: Final = TITLE_MAX
 MAX_GAMES: Final = 2000
 #: A table file is at most this large: its games' records, each at most a record's size.
 MAX_TABLE_BYTES: Final = 32 * MAX_RECORD_BYTES
-_FIELDS: Final = frozenset({"format", "name", "aliases", "games"})
+_FIELDS: Final = frozenset({"format", "name", "people", "aliases", "games"})
 
 
 def name_problems(name: object, field: str = "name") -> list[Problem]:
@@ -181,11 +181,13 @@ def split(aliases: Mapping[str, str], name: str) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """A parsed table file: its name, aliases and games (in the order played)."""
+    """A parsed table file: its name, aliases and games (in the order played), and
+    the people named when it was made (its first game's seats)."""
 
     name: str
     aliases: Mapping[str, str]
     games: tuple[AnyRecord, ...]
+    people: tuple[str, ...] = ()
 
 
 class TableGameError(RulesError):
@@ -218,6 +220,10 @@ def parse_table(data: object) -> TableRecord:
         for k, v in raw_aliases.items()
     ):
         raise RulesError([problem("table_aliases", "aliases")])
+    people = data.get("people", [])
+    if not isinstance(people, list) or not all(isinstance(p, str) and p.strip() for p in people):
+        raise RulesError([problem("table_people", "people")])
+    check(people_problems(people))
     games = data.get("games")
     if not isinstance(games, list):
         raise RulesError([problem("table_games", "games", high=MAX_GAMES)])
@@ -242,16 +248,22 @@ def parse_table(data: object) -> TableRecord:
             seen.add(person)
             person = aliases[person]
         aliases[typed] = person
-    return TableRecord(clean(data["name"]), aliases, tuple(records))
+    return TableRecord(
+        clean(data["name"]), aliases, tuple(records), tuple(clean(p) for p in people)
+    )
 
 
 def dump_table(
-    name: str, aliases: Mapping[str, str], games: Sequence[dict[str, Any]]
+    name: str,
+    aliases: Mapping[str, str],
+    games: Sequence[dict[str, Any]],
+    people: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """A table file's data: `games` are the games' records as `referee-game/1` data."""
-    return {
-        "format": FORMAT,
-        "name": name,
-        "aliases": dict(sorted(aliases.items())),
-        "games": list(games),
-    }
+    """A table file's data: `games` are the games' records as `referee-game/1` data;
+    `people` (written when there are some) those named when the table was made."""
+    out: dict[str, Any] = {"format": FORMAT, "name": name}
+    if people:
+        out["people"] = list(people)
+    out["aliases"] = dict(sorted(aliases.items()))
+    out["games"] = list(games)
+    return out

@@ -52,7 +52,7 @@ from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Record
 from referee.engine.records import MAX_RECORD_BYTES, decode_json, load_record, score_record
-from referee.engine.tables import name_problems
+from referee.engine.tables import name_problems, people_problems
 from referee.extensions import db
 from referee.models import (
     CHANGE_ACTIONS,
@@ -255,6 +255,7 @@ def _table_meta(table: Table) -> dict[str, Any]:
         "view_token": table.view_token,
         "name": table.name,
         "aliases": dict(table.aliases),
+        "people": list(table.people or []),
         "version": table.version,
         "created_at": _when(table.created_at),
     }
@@ -303,9 +304,19 @@ def _is_table(table: object) -> bool:
         and not name_problems(table.get("name"))
         and isinstance(aliases, dict)
         and all(not name_problems(k) and not name_problems(v) for k, v in aliases.items())
+        and _are_people(table.get("people", []))
         and type(table.get("version")) is int
         and 0 <= table["version"] < 2**31
         and club.is_time(table.get("created_at"))
+    )
+
+
+def _are_people(people: object) -> bool:
+    """A table's people as a backup holds them (absent in a backup made before them)."""
+    return (
+        isinstance(people, list)
+        and all(isinstance(name, str) and name.strip() for name in people)
+        and not people_problems(people)
     )
 
 
@@ -321,6 +332,7 @@ def _restore_tables(tables: list[dict[str, Any]], skipped: list[Skipped]) -> dic
                 view_token=meta["view_token"],
                 name=meta["name"].strip(),
                 aliases=dict(meta["aliases"]),
+                people=[str(name).strip() for name in meta.get("people", [])],
                 version=meta["version"],
                 created_at=datetime.fromisoformat(meta["created_at"]),
             )

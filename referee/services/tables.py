@@ -404,7 +404,10 @@ def statistics_of(table: Table) -> Statistics:
 def export_table(table: Table) -> dict[str, Any]:
     """The table as a `referee-table/1` file's data: its games' records in full."""
     return dump_table(
-        table.name, table.aliases, [game_service.export(game) for game in games_at(table)]
+        table.name,
+        table.aliases,
+        [game_service.export(game) for game in games_at(table)],
+        table.people or (),
     )
 
 
@@ -417,7 +420,7 @@ def import_table(data: bytes) -> Table:
     links: a file is a copy, never the original's keys). RulesError if anything in
     the file cannot be (nothing is then created)."""
     parsed: TableRecord = load_table(data)
-    table = Table(name=parsed.name, aliases=dict(parsed.aliases))
+    table = Table(name=parsed.name, aliases=dict(parsed.aliases), people=list(parsed.people))
     db.session.add(table)
     db.session.flush()
     for record in parsed.games:

@@ -35,6 +35,7 @@ TABLE_CODES = {
     "table_field_unknown",
     "table_aliases",
     "table_games",
+    "table_people",
 }
 
 SEATINGS = [
@@ -124,6 +125,17 @@ def test_the_file_reads_back_as_it_was_written() -> None:
     assert [dump_record(g) for g in parsed.games] == data["games"]
 
 
+def test_a_tables_people_read_back_and_are_optional() -> None:
+    """The people named when the table was made (its first game's seats): written
+    when there are some, read back cleaned; a file without them has none."""
+    games = table_file()["games"]
+    data = dump_table("Les voisins", {}, games, [" Ana ", "Bruno"])
+    assert data["people"] == [" Ana ", "Bruno"]
+    assert load_table(json.dumps(data)).people == ("Ana", "Bruno")
+    assert "people" not in table_file()
+    assert load_table(json.dumps(table_file())).people == ()
+
+
 def test_alias_chains_read_as_their_last_person() -> None:
     parsed = load_table(json.dumps(table_file(aliases={"a": "b", "b": "c"})))
     assert parsed.aliases == {"a": "c", "b": "c"}
@@ -137,6 +149,9 @@ def test_alias_chains_read_as_their_last_person() -> None:
         (table_file(extra=1), "table_field_unknown"),
         (table_file(name=""), "table_name"),
         (table_file(aliases=["Ana"]), "table_aliases"),
+        (table_file(people="Ana"), "table_people"),
+        (table_file(people=["Ana", 3]), "table_people"),
+        (table_file(people=["Ana", "ana"]), "player_twice"),
         (table_file(aliases={"Ana": 3}), "table_aliases"),
         (table_file(aliases={"a": "b", "b": "a"}), "table_aliases"),
         (table_file(games={}), "table_games"),

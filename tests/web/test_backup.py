@@ -308,6 +308,28 @@ def test_tables_renames_and_put_backs_survive_a_backup(
     assert "Anna" not in guest.get(f"/t/{table}/statistics").get_data(as_text=True)
 
 
+def test_a_new_tables_people_survive_a_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """A table made with its people, before its first game: restored with them, so
+    that its first game still starts with them in the seats."""
+    response = client.post(
+        "/tables/new", data={"name": "Les voisins", "person0": "Ana", "person1": "Bruno"}
+    )
+    assert response.status_code == 302
+    table = str(response.headers["Location"]).removeprefix("/t/")
+    with app.app_context():
+        backup(tmp_path / "b")
+    fresh = _fresh(tmp_path)
+    with fresh.app_context():
+        report = restore(tmp_path / "b")
+        assert report.skipped == []
+        db.engine.dispose()
+    form = fresh.test_client().get(f"/new?game=pad&table={table}").get_data(as_text=True)
+    assert 'name="player0" value="Ana"' in form
+    assert 'name="player1" value="Bruno"' in form
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
