@@ -156,7 +156,7 @@ class GameState(Declared):
     game: str = Field(description="The game's key.")
     name: str = Field(
         description="The game's name, in the answer's language, or what the table said "
-        "it plays on a score pad (its `name` rule)."
+        "it plays, where a game takes any name (its `name` rule)."
     )
     players: list[str] = Field(description="Names, in seat order (seats from 0).")
     sides: list[list[int]] = Field(description="Seats that score together (teams).")

@@ -177,7 +177,7 @@ def _unusable(char: str, controls: bool) -> bool:
 def read_line(
     obj: Mapping[str, object], key: str, problems: list[Problem], high: int
 ) -> str | None:
-    """Read an optional line of text (a house rule's: the game a score pad is), as a
+    """Read an optional line of text (a house rule's: the game a table names), as a
     name is stored (`names.clean`), of at most `high` characters; None when absent."""
     if key not in obj:
         return None

@@ -146,12 +146,12 @@ class Game(ABC, Generic[R, D]):
         return self.lowest_wins
 
     def title_under(self, rules: R) -> str:
-        """What the table called the game under these house rules (a score pad's
-        "Belote"), kept apart in its statistics; "": the game's own name."""
+        """What the table called the game under these house rules (a game that
+        takes any name: "Belote"), kept apart in its statistics; "": its own name."""
         del rules
         return ""
 
-    def zero_sum_under(self, rules: R) -> bool:
+    def balanced_under(self, rules: R) -> bool:
         """Whether every deal adds up to zero, so that a total is what a player won
         from the others (stakes by the point then pay each his score: `settlement.
         money_of`); by default a game's points are not."""

@@ -107,14 +107,15 @@ def money_of(
     scores: Sequence[int],
     by_game: Iterable[Payment],
     lowest_wins: bool,
-    zero_sum: bool = False,
+    balanced: bool = False,
 ) -> Money | None:
     """The money of a game: none without a stake; else its payments by the game's
-    rulings (`by_game`) or by the point, as the record says: in a zero-sum game
-    each player's score times the stake, in any other each pair's difference."""
+    rulings (`by_game`) or by the point, as the record says: where every deal is
+    `balanced` (adds up to zero) each player's score times the stake, in any other
+    game each pair's difference."""
     if stake is None:
         return None
-    if per is StakePer.POINT and zero_sum:
+    if per is StakePer.POINT and balanced:
         net = tuple(stake * units for units in by_own_score(scores, lowest_wins))
         return Money(stake, net, fewest_transfers(net))
     payments = by_points(scores, lowest_wins) if per is StakePer.POINT else by_game

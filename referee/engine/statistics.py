@@ -50,7 +50,8 @@ class Outcome:
     #: (`Game.lowest_wins_under`, `Game.sides_under`); empty sides: each alone.
     lowest_wins: bool = False
     sides: tuple[tuple[int, ...], ...] = ()
-    #: What the table called the game (`Game.title_under`: a score pad's "Belote");
+    #: What the table called the game (`Game.title_under`: "Belote", where a game
+    #: takes any name);
     #: "": the game's own name. Games of one kind and title count together.
     title: str = ""
 
@@ -222,7 +223,7 @@ class GameFigures:
     games: int
     figures: tuple[Figure, ...]
     rows: tuple[FigureRow, ...]
-    #: What the table called these games ("Belote" on a score pad); "": the game's name.
+    #: What the table called these games ("Belote"); "": the game's own name.
     title: str = ""
 
 
@@ -331,8 +332,9 @@ def statistics(games: Sequence[Played]) -> Statistics:
 
 
 def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
-    """Per game type and title (in the order first played: a pad's belote apart from
-    its tarot, "belote" and "Belote" together), each person's sums of the tally."""
+    """Per game type and title (in the order first played: a belote apart from a
+    tarot played as the same kind, "belote" and "Belote" together), each person's
+    sums of the tally."""
     kinds: dict[tuple[str, str], str] = {}
     for game in games:
         kinds.setdefault((game.game, game.title.casefold()), game.title)

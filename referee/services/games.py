@@ -189,10 +189,10 @@ class Scored:
         return self.record.rules
 
     @property
-    def zero_sum(self) -> bool:
+    def balanced(self) -> bool:
         """Whether each deal adds up to zero (stakes by the point pay each player his
         own score: `engine.settlement.money_of`)."""
-        return GAMES[self.record.game].zero_sum_under(self.record.rules)
+        return GAMES[self.record.game].balanced_under(self.record.rules)
 
     def flag_values(self) -> dict[str, object]:
         """Each house rule's value as the record writes it (an enum as its value)."""
@@ -1264,7 +1264,7 @@ def known_texts(
     key: str, flag: str, tokens: list[str], table_id: int | None, limit: int = 20
 ) -> list[str]:
     """What earlier games of kind `key` said in the house rule `flag` (a line of
-    text: what a score pad plays), at this table and on this browser, most recent
+    text: the game a table names), at this table and on this browser, most recent
     first, each once whatever its case: the new-game form's suggestions."""
     mine = Game.token.in_(tokens) if tokens else false()
     here = Game.table_id == table_id if table_id is not None else false()

@@ -131,8 +131,8 @@ def more_options_open(
 
 
 def _asked_first(game: str) -> frozenset[str]:
-    """The house rules the form asks above the fold (lines of text: what a score pad
-    plays), so never a reason to unfold "More options"."""
+    """The house rules the form asks above the fold (lines of text: the game a table
+    names), so never a reason to unfold "More options"."""
     engine = GAMES[game]
     defaults = engine.default_rules
     return frozenset(

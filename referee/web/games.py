@@ -129,7 +129,7 @@ def new() -> Page:
 
 
 def _suggested_texts(key: str, table: Any) -> dict[str, list[str]]:
-    """For each house rule that is a line of text (what a score pad plays): this
+    """For each house rule that is a line of text (the game a table names): this
     table's and this browser's earlier ones, then the usual ones."""
     home = home_of(key)
     out: dict[str, list[str]] = {}

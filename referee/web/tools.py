@@ -93,6 +93,6 @@ def rules_page(token: str) -> str:
         flags=home_of(game.game).flags,
         values=scored.flag_values(),
         stake=stake,
-        zero_sum=scored.zero_sum,
+        balanced=scored.balanced,
     )
     return page

@@ -96,6 +96,11 @@ def start(page: Page, base: str, game: str, players: list[str]) -> str:
         "rules": {},
         "deals": [],
     }
+    return imported(page, base, record)
+
+
+def imported(page: Page, base: str, record: dict[str, Any]) -> str:
+    """A game imported from its record, as the import page sends it: its address."""
     html = page.request.get(base + "/import").text()
     response = page.request.post(
         base + "/import",
@@ -109,7 +114,7 @@ def start(page: Page, base: str, game: str, players: list[str]) -> str:
         },
         max_redirects=0,
     )
-    assert response.status == 302, response.text()
+    assert response.status == 302, response.text()[:2000]
     return base + response.headers["location"]
 
 

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import watched
+from tests.e2e.test_board import imported
 from tests.server.conftest import Server
 
 SHOTS = Path("/tmp/referee-screenshots")
@@ -115,12 +116,6 @@ SMALLEST = (
 )
 
 
-def token_of(html: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert found is not None, "no CSRF token on the page"
-    return found.group(1)
-
-
 def record(players: list[str], rules: dict[str, Any], deals: list[list[int]]) -> dict[str, Any]:
     return {
         "format": "referee-game/1",
@@ -135,21 +130,7 @@ def record(players: list[str], rules: dict[str, Any], deals: list[list[int]]) ->
 
 def imported_game(page: Page, base: str, data: dict[str, Any]) -> str:
     """A game imported from its record: the address of its TV."""
-    html = page.request.get(base + "/import").text()
-    response = page.request.post(
-        base + "/import",
-        multipart={
-            "csrf_token": token_of(html),
-            "record": {
-                "name": "game.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(data).encode(),
-            },
-        },
-        max_redirects=0,
-    )
-    assert response.status == 302, response.text()[:2000]
-    share = page.request.get(base + response.headers["location"] + "/share").text()
+    share = page.request.get(imported(page, base, data) + "/share").text()
     viewer = re.search(r'<a href="([^"]+)" class="link" id="viewer-link">', share)
     assert viewer is not None
     url = viewer.group(1)

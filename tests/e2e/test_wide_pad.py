@@ -9,15 +9,14 @@ at the edge that has more).
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import PHONE, watched
+from tests.e2e.test_board import imported
 from tests.server.conftest import Server
 
 SHOTS = Path("/tmp/referee-screenshots")
@@ -122,31 +121,6 @@ def swiped(page: Page, dx: int) -> None:
     page.mouse.move(x, y)
     page.mouse.wheel(dx, 0)
     page.wait_for_timeout(600)  # the scroll comes to rest (snapped where it snaps)
-
-
-def token_of(html: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert found is not None, "no CSRF token on the page"
-    return found.group(1)
-
-
-def imported(page: Page, base: str, data: dict[str, Any]) -> str:
-    """A game imported from its record: its players' address."""
-    html = page.request.get(base + "/import").text()
-    response = page.request.post(
-        base + "/import",
-        multipart={
-            "csrf_token": token_of(html),
-            "record": {
-                "name": "game.json",
-                "mimeType": "application/json",
-                "buffer": json.dumps(data).encode(),
-            },
-        },
-        max_redirects=0,
-    )
-    assert response.status == 302, response.text()[:2000]
-    return base + response.headers["location"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (320, 640)])

@@ -168,7 +168,7 @@ class Pad(Game[Rules, Deal]):
         """A house rule: what the table plays on this pad ("Belote")."""
         return rules.name
 
-    def zero_sum_under(self, rules: Rules) -> bool:
+    def balanced_under(self, rules: Rules) -> bool:
         """A house rule: each deal adds up to zero (as tarot's)."""
         return rules.zero_sum
 
@@ -247,7 +247,7 @@ class Pad(Game[Rules, Deal]):
                 scores,
                 payments,
                 rules.lowest_wins,
-                zero_sum=rules.zero_sum,
+                balanced=rules.zero_sum,
             ),
         )
 
