@@ -399,7 +399,6 @@ document.querySelectorAll("[data-version-url]").forEach((live) => {
 // Another phone recorded this form's deal meanwhile (issue 53): its notice shows.
 document.querySelectorAll(".recorded-elsewhere").forEach((note) => {
   const form = document.querySelector("form.deal-form");
-  const mine = Number(form.elements.number.value);
   const url = form.getAttribute("action");  // form.action: its "action" buttons
   let known = note.dataset.version;
   const ask = (url) => fetch(url, { cache: "no-store" });
@@ -410,7 +409,8 @@ document.querySelectorAll(".recorded-elsewhere").forEach((note) => {
       known = String(a.version);
       return ask(url).then((r) => r.text()).then((html) => {
         const next = new DOMParser().parseFromString(html, "text/html").querySelector("form.deal-form [name=number]");
-        if (next && Number(next.value) > mine) note.hidden = false;
+        // This form's number now (the queue moves it on past a deal kept offline).
+        if (next && Number(next.value) > Number(form.elements.number.value)) note.hidden = false;
       });
     }).catch(() => {});
   }, 3000);

@@ -279,7 +279,8 @@ def test_an_open_form_is_told_when_another_phone_records_its_deal(
     other.locator("form.deal-form button.primary").click()
     other.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     expect(notice).to_be_visible(timeout=10_000)
-    expect(notice).to_contain_text("1")
+    said = {"en": "another phone recorded this deal", "fr": "un autre téléphone a enregistré"}
+    expect(notice).to_contain_text(said[words["lang"]])
     expect(page.locator("#points0")).to_have_value("7")
     box = notice.bounding_box()
     assert box is not None
@@ -288,3 +289,27 @@ def test_an_open_form_is_told_when_another_phone_records_its_deal(
     shoot(page, f"recorded-elsewhere-{words['lang']}")
     other.context.close()
     check(page, watch)
+
+
+def test_a_deal_kept_offline_is_not_said_recorded_by_another_phone(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """Recorded with the network cut, then sent when it is back: this phone's own
+    deal, not another's; the form (now for the next deal) says nothing."""
+    page, watch, base, words = table
+    imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {"zero_sum": True})
+    game = page.url
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_load_state("load")
+    page.context.set_offline(True)
+    page.locator("#points0").fill("40")
+    page.locator("#points1").fill("-40")
+    page.get_by_role("button", name=words["record"]).click()
+    expect(page.locator(".waiting")).to_be_visible()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".waiting")).to_have_count(0, timeout=15_000)
+    deals = page.request.get(game + "/export.json").json()["deals"]
+    assert deals == [{"points": [40, -40, None]}]
+    page.wait_for_timeout(4_000)  # past the form's next look at the game (every 3 s)
+    expect(page.locator(".recorded-elsewhere")).to_be_hidden()

@@ -410,6 +410,10 @@ def test_a_pad_says_which_game_it_is_wherever_it_is_named(client: FlaskClient) -
     # Suggested next time: this table's own names first.
     form = page(client, f"/new?game=pad&table={table}")
     assert form.index('<option value="belote">') < form.index('<option value="Coinche">')
+    # A deal with nothing to say but its points: no empty part between two dots.
+    for shown in (page(client, f"/g/{belote}"), page(client, f"/t/{table}")):
+        assert not re.search(r"·\s*(<[^>]+>\s*)*·", shown)
+        assert "<summary> <small>· " not in shown
     assert page(client, "/").count("<strong>Belote</strong>") == 1
     assert "<strong>Tarot</strong>" in page(client, "/")
     board = page(client, f"/g/{tarot}")
