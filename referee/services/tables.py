@@ -449,20 +449,34 @@ DealColumns = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
 
 def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) -> str:
     """Every deal of the table's games, one line per deal and seat (a spreadsheet's
-    long format): game, its kind, its day, deal, seat, person, points, total, then
+    long format): game, its kind, what the table called it (a game that takes any
+    name: "Belote"; else empty), its day, deal, seat, person, points, total, then
     what the deal was (`DEAL_COLUMNS`: taker, partner, bid, contract, repeated on
     each of its lines so that any line filters alone)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(
-        ["game", "kind", "day", "deal", "seat", "person", "points", "total", *DEAL_COLUMNS]
+        [
+            "game",
+            "kind",
+            "name",
+            "day",
+            "deal",
+            "seat",
+            "person",
+            "points",
+            "total",
+            *DEAL_COLUMNS,
+        ]
     )
     deals = deals_of([g.game for g in games])
     for number, game in enumerate(games, start=1):
         people = game.played.people
         totals = [0] * len(people)
         entered = deals.get(game.game.id, [])
-        standings = scored(game.game, entered).standings
+        done = scored(game.game, entered)
+        standings = done.standings
+        title = GAMES[game.game.game].title_under(done.record.rules)
         for deal_number, deal in enumerate(standings.deals, start=1):
             said = columns(game.game.game, entered[deal_number - 1]) if columns else {}
             what = []
@@ -477,6 +491,7 @@ def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) ->
                     [
                         number,
                         game.game.game,
+                        title,
                         game.game.day.isoformat(),
                         deal_number,
                         seat + 1,
@@ -491,12 +506,14 @@ def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) ->
 
 def statistics_csv(stats: Statistics) -> str:
     """The statistics, one line per person: games, wins, money per currency, and
-    each game type's figures (averages as decimals)."""
+    each game type's figures (averages as decimals), a type named by its kind and,
+    where the table named it, that name ("pad:Belote:deals")."""
     currencies = [trend.currency for trend in stats.money]
-    columns: list[tuple[str, int]] = []
-    for kind in stats.figures:
+    columns: list[tuple[str, int, int]] = []
+    for number, kind in enumerate(stats.figures):
+        named = f"{kind.game}:{kind.title}" if kind.title else kind.game
         columns.extend(
-            (f"{kind.game}:{figure.key}", index) for index, figure in enumerate(kind.figures)
+            (f"{named}:{figure.key}", number, index) for index, figure in enumerate(kind.figures)
         )
     out = io.StringIO()
     writer = csv.writer(out)
@@ -507,15 +524,15 @@ def statistics_csv(stats: Statistics) -> str:
             "finished",
             "wins",
             *(f"money:{c}" for c in currencies),
-            *(name for name, _ in columns),
+            *(name for name, _, _ in columns),
         ]
     )
-    rows = {kind.game: {row.person: row for row in kind.rows} for kind in stats.figures}
+    rows = [{row.person: row for row in kind.rows} for kind in stats.figures]
     for line in stats.people:
         money = dict(line.money)
         figures: list[object] = []
-        for name, index in columns:
-            row = rows[name.split(":", 1)[0]].get(line.person)
+        for _name, number, index in columns:
+            row = rows[number].get(line.person)
             value = None if row is None else row.values[index]
             figures.append(
                 "" if value is None else value if isinstance(value, int) else f"{float(value):.2f}"

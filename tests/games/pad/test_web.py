@@ -4,6 +4,7 @@ the sheets, export and import, the statistics."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import re
@@ -444,3 +445,11 @@ def test_a_pad_says_which_game_it_is_wherever_it_is_named(client: FlaskClient) -
     stats = page(client, f"/t/{table}/statistics")
     assert "Belote (2 games)" in stats or "Belote" in stats
     assert stats.count("points a deal") == 2  # two blocks: belote and tarot
+    # The files too: a column per figure and name, each with its own numbers.
+    lines = list(csv.DictReader(io.StringIO(page(client, f"/t/{table}/statistics.csv"))))
+    ana = next(line for line in lines if line["person"] == "Ana")
+    assert ana["pad:Belote:deals"] == "2"
+    assert ana["pad:Tarot:deals"] == "1"
+    assert ana["pad:Tarot:points"] == "60.00"
+    rows = list(csv.DictReader(io.StringIO(page(client, f"/t/{table}/deals.csv"))))
+    assert {row["name"] for row in rows} == {"Belote", "belote", "Tarot"}
