@@ -262,7 +262,9 @@ def _standing_key(game: Played, seat: int) -> tuple[bool, int]:
 
 
 def statistics(games: Sequence[Played]) -> Statistics:
-    """The statistics of these games (in the order they were played)."""
+    """The statistics of these games (in the order they were played); a game with no
+    deal (started by mistake, or not yet) was not played, and counts for nothing."""
+    games = [game for game in games if game.outcome.deals]
     people: list[str] = []
     for game in games:
         people.extend(p for p in game.people if p not in people)

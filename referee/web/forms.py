@@ -134,7 +134,7 @@ def _asked_first(game: str) -> frozenset[str]:
     """The house rules the form asks above the fold (lines of text: the game a table
     names), so never a reason to unfold "More options"."""
     engine = GAMES[game]
-    defaults = engine.default_rules
+    defaults = engine.parse_rules({})
     return frozenset(
         flag.name for flag in engine.flags if kind_of(flag, getattr(defaults, flag.name)) == "text"
     )

@@ -211,7 +211,10 @@ def test_the_evening_in_french(client: FlaskClient) -> None:
 def test_statistics_and_merging_two_names_of_one_person(client: FlaskClient) -> None:
     english(client)
     table, _games = evening_of_three(client)
-    new_game(client, "boulmous", ["Anna", "Bruno", "Chloé", "Driss"], table=table)
+    anna = new_game(client, "boulmous", ["Anna", "Bruno", "Chloé", "Driss"], table=table)
+    stats = client.get(f"/t/{table}/statistics").get_data(as_text=True)
+    assert '<th scope="row">Anna</th>' not in stats  # a game with no deal was not played
+    client.post(f"/g/{anna}/deal", data={"action": "save", "passed": "1"})
     stats = client.get(f"/t/{table}/statistics").get_data(as_text=True)
     assert '<th scope="row">Anna</th>' in stats
     assert "bids taken" in stats

@@ -403,7 +403,8 @@ def test_a_pad_says_which_game_it_is_wherever_it_is_named(client: FlaskClient) -
     belote = new_game(client, "pad", NAMES, rule_name="Belote", rule_teams="2", table=table)
     tarot = new_game(client, "pad", NAMES, rule_name="Tarot", rule_zero_sum="on", table=table)
     again = new_game(client, "pad", NAMES, rule_name="  belote ", rule_teams="2", table=table)
-    for token in (belote, tarot, again):
+    unplayed = new_game(client, "pad", NAMES, rule_name="Yams", table=table)
+    for token in (belote, tarot, again, unplayed):
         join(client, table, f"http://localhost/g/{token}")
     assert deal(client, belote, "92", "70").status_code == 302
     assert deal(client, again, "100", "62").status_code == 302
@@ -445,6 +446,7 @@ def test_a_pad_says_which_game_it_is_wherever_it_is_named(client: FlaskClient) -
     stats = page(client, f"/t/{table}/statistics")
     assert "Belote (2 games)" in stats or "Belote" in stats
     assert stats.count("points a deal") == 2  # two blocks: belote and tarot
+    assert "Yams" not in stats  # a game with no deal was not played
     # The files too: a column per figure and name, each with its own numbers.
     lines = list(csv.DictReader(io.StringIO(page(client, f"/t/{table}/statistics.csv"))))
     ana = next(line for line in lines if line["person"] == "Ana")
