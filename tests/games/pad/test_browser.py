@@ -296,7 +296,7 @@ def test_a_deal_kept_offline_is_not_said_recorded_by_another_phone(
 ) -> None:
     """Recorded with the network cut, then sent when it is back: this phone's own
     deal, not another's; the form (now for the next deal) says nothing."""
-    page, watch, base, words = table
+    page, _watch, base, words = table
     imported(page, base, tmp_path, ["Ana", "Bruno", "Chloé"], {"zero_sum": True})
     game = page.url
     page.get_by_role("link", name=words["enter"]).click()
