@@ -33,6 +33,9 @@ Values = dict[str, str]
 #: ASCII digits and one sign ("+10" as a player writes a gain): Python's int() would
 #: also read "٣" or "1_0".
 _WHOLE = re.compile(r"\s*[-+]?[0-9]{1,6}\s*", re.ASCII)
+#: Digits in groups of three after the first, as the app writes them ("1 086", with
+#: a space, a no-break or a narrow no-break space): read as one number.
+_GROUPED = re.compile(r"\s*[-+]?[0-9]{1,3}(?:[ \u00a0\u202f][0-9]{3})+\s*")
 #: Minus signs a phone may type or paste: the app's own (U+2212, as it shows
 #: scores), the en dash and the small and full-width hyphen-minus.
 _MINUSES = str.maketrans({"\u2212": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
@@ -68,6 +71,8 @@ def form_value(text: str | None) -> Any:
     if text is None or not text.strip():
         return None
     typed = text.translate(_MINUSES)
+    if _GROUPED.fullmatch(typed):
+        typed = "".join(typed.split()).replace("\u00a0", "").replace("\u202f", "")
     return int(typed) if _WHOLE.fullmatch(typed) else text.strip()
 
 

@@ -18,6 +18,8 @@ from referee.web.home import Home, Values, form_value, together
 #: The form's buttons that fill in a box without recording (`completed`).
 FLIP = "flip"
 REST = "rest"
+#: The box the form comes back focused on (after a "±" without JavaScript).
+FOCUS = "focus"
 
 
 def side_names(names: list[str], teams: int) -> list[str]:
@@ -108,13 +110,14 @@ class Pad(Home):
         in the page)."""
         if not values.get(FLIP) and not values.get(REST):
             return None
-        filled = {k: v for k, v in values.items() if k not in (FLIP, REST)}
+        filled = {k: v for k, v in values.items() if k not in (FLIP, REST, FOCUS)}
         flip = values.get(FLIP, "")
         if flip:
             box = f"points{flip}"
             number = form_value(filled.get(box))
             if isinstance(number, int):
                 filled[box] = str(-number)
+            filled[FOCUS] = box  # the page comes back with the cursor in that box
         if values.get(REST):
             rows = [key for key in filled if key.startswith("points") and key[6:].isdigit()]
             last = max((int(key[6:]) for key in rows), default=-1)

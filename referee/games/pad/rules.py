@@ -363,6 +363,13 @@ def _read_points(
         problems.append(problem("pad_not_zero_sum", "points", total=written(total)))
         return None
     rest = rules.total - total
+    if rests and rules.total > 0 > rest:
+        # A deal that gives out a total (belote's 162) leaves no side less than none.
+        name = side_name(players, sides[points.index(None)])
+        problems.append(
+            problem("pad_rest_negative", "points", name=name, rest=written(rest), total=rules.total)
+        )
+        return None
     if rests and not -MAX_POINTS <= rest <= MAX_POINTS:
         name = side_name(players, sides[points.index(None)])
         high = MAX_POINTS

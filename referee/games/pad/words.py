@@ -37,6 +37,10 @@ MESSAGES: Final[dict[str, str]] = {
     "pad_rest_range": N_(
         "{field} of {name}: the rest would be {rest}, but a deal's points go from {low} to {high}"
     ),
+    "pad_rest_negative": N_(
+        "{field} of {name}: the rest of {total} would be {rest}: the others have more "
+        "points than a deal gives"
+    ),
     "pad_total_zero_sum": N_(
         "a deal cannot add up to zero and to {total}: choose one of these house rules"
     ),

@@ -246,6 +246,11 @@ def test_a_belote_deal_takes_the_rest_of_162(
     expect(page.locator("#points1")).to_have_attribute("placeholder", "= 70")
     page.locator("button[name=rest]").click()
     expect(page.locator("#points1")).to_have_value("70")
+    # Tapped, the rest follows the other box as it is corrected.
+    page.locator("#points0").fill("90")
+    expect(page.locator("#points1")).to_have_value("72")
+    page.locator("#points0").fill("92")
+    expect(page.locator("#points1")).to_have_value("70")
     page.get_by_role("button", name=words["record"]).click()
     page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     page.get_by_role("link", name=words["enter"]).click()

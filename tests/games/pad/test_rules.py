@@ -160,6 +160,14 @@ def test_a_deal_total_fills_the_rest_and_takes_a_capot_as_typed() -> None:
     assert [c for c, _ in refused(pad([{"points": [None, None]}], 4, rules=belote))] == [
         "pad_rest_twice"
     ]
+    over = refused(pad([{"points": [170, None]}], 4, rules=belote))
+    assert over == [
+        (
+            "pad_rest_negative",
+            "deal 1: points of Bruno & Driss: the rest of 162 would be \u22128: the others "
+            "have more points than a deal gives",
+        )
+    ]
     both = refused(pad([], rules={"zero_sum": True, "total": 162}))
     assert [code for code, _ in both] == ["pad_total_zero_sum"]
 
@@ -272,7 +280,9 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     deals = []
     # Where a side takes the rest, the others small enough for it to stay in range.
     takes_rest = zero_sum or bool(total)
-    each = st.integers(-MAX_POINTS // 8, MAX_POINTS // 8) if takes_rest else side_points
+    each = st.integers(-MAX_POINTS // 8, MAX_POINTS // 8) if zero_sum else side_points
+    if total:  # what a deal gives out, shared: never more than the total
+        each = st.integers(0, total // sides)
     for _ in range(draw(st.integers(0, 6))):
         points: list[int | None] = draw(st.lists(each, min_size=sides, max_size=sides))
         if takes_rest:

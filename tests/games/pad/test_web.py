@@ -58,7 +58,13 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
     flipped = client.post(
         f"/g/{token}/deal", data={"points0": "12", "points1": "5", "points2": "", "flip": "1"}
     )
-    assert 'name="points1" value="-5"' in flipped.get_data(as_text=True)
+    assert 'name="points1" value="-5" autofocus' in flipped.get_data(as_text=True)
+    # Digits grouped as the app writes them ("1 086") read as one number.
+    grouped = client.post(
+        f"/g/{token}/deal",
+        data={"points0": "1 086", "points1": "\u22121\u202f000", "points2": "", "rest": "1"},
+    )
+    assert 'name="points2" value="-86"' in grouped.get_data(as_text=True)
 
     # The last box left empty is the rest.
     assert deal(client, token, "12", "-5", "").status_code == 302

@@ -47,18 +47,31 @@ document.querySelectorAll("fieldset.pad-points").forEach((fieldset) => {
       const text = box.value.trim();
       // An empty box takes the sign first: the digits typed next are negative.
       box.value = minus.test(text) ? text.slice(1) : `-${text}`;
+      if (box === last) follows = false;
       keepFocus(box);
       changed(box);
     });
   });
+  // "= the rest" tapped, the last box follows the others as they change, until it
+  // is typed in (or its sign turned) by hand.
+  let follows = false;
+  const fill = () => {
+    const known = othersSum();
+    if (known === null) return;
+    last.value = String(total - known);
+    changed(last);
+  };
   fieldset.querySelectorAll("button[name=rest]").forEach((button) => {
     button.addEventListener("click", (event) => {
       event.preventDefault();
-      const known = othersSum();
-      if (known === null) return;
-      last.value = String(total - known);
-      changed(last);
+      follows = true;
+      fill();
     });
+  });
+  fieldset.addEventListener("input", (event) => {
+    if (event.target === last) {
+      if (event.isTrusted) follows = false;
+    } else if (follows) fill();
   });
   // Enter (a keypad's "next") goes to the next box rather than sending the form.
   boxes.forEach((box, index) => {
