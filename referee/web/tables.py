@@ -156,7 +156,9 @@ def _table_page(table: Table, spectator: bool) -> str:
         games=games,
         spectator=spectator,
         names=sorted({n for g in games for n in g.game.players}, key=str.casefold),
-        people=sorted({p for g in games for p in g.played.people}, key=str.casefold),
+        # Before its first game, the people the table was made with.
+        people=sorted({p for g in games for p in g.played.people}, key=str.casefold)
+        or list(table.people or ()),
     )
 
 

@@ -325,6 +325,8 @@ def test_a_new_tables_people_survive_a_backup(
         report = restore(tmp_path / "b")
         assert report.skipped == []
         db.engine.dispose()
+    shown = fresh.test_client().get(f"/t/{table}").get_data(as_text=True)
+    assert "<li>Ana" in shown  # listed before its first game
     form = fresh.test_client().get(f"/new?game=pad&table={table}").get_data(as_text=True)
     assert 'name="player0" value="Ana"' in form
     assert 'name="player1" value="Bruno"' in form
