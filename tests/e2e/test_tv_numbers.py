@@ -202,3 +202,23 @@ def test_every_number_fits_its_card_on_a_tv(
     assert problems == {}, problems
     assert watch.errors == [], watch.errors
     assert watch.foreign == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_a_tables_tv_shows_the_game_and_its_money_on_one_screen(
+    browser: Browser, live_server: Server, screens: dict[str, str], width: int, height: int
+) -> None:
+    """A TV cannot scroll: five players' game and the evening's money, with its
+    payments, within the screen's height."""
+    base = f"http://127.0.0.1:{live_server.port}"
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+    tv, watch = watched(context, base)
+    tv.goto(screens["table-five"])
+    expect(tv.locator(".tv-money").first).to_be_visible()
+    tv.wait_for_timeout(300)  # tv.js has drawn the screen
+    bottom = tv.evaluate("document.querySelector('.tv-money').getBoundingClientRect().bottom")
+    tv.screenshot(path=str(SHOTS / f"tv-one-screen-{width}.png"))
+    assert bottom <= height, bottom
+    assert tv.evaluate(MEASURE) == []
+    context.close()
+    assert watch.errors == []
