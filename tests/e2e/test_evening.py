@@ -141,5 +141,10 @@ def test_an_evening_of_three_games_settled_once(phone: tuple[Page, Watch, str]) 
     expect(page.get_by_role("heading", name="Head to head")).to_be_visible()
     bruno = page.locator("table.people-stats tr", has=page.get_by_role("rowheader", name="Bruno"))
     expect(bruno.locator("td").nth(1)).to_have_text("2")  # Boulmous and Pitch won
+    # Wider than the phone, a table says so: a shadow at each edge with more (its
+    # covers hide them while it fits, as here).
+    region = page.locator("table.people-stats").locator("xpath=..")
+    shadows = region.evaluate("(box) => getComputedStyle(box).backgroundImage")
+    assert shadows.count("gradient") == 4, shadows
     check(page, watch)
     shot(page, "statistics-en")
