@@ -315,6 +315,9 @@ def test_the_tables_tv_shows_the_game_being_played_and_follows_the_table(
     assert [name for lead, name, _score in sides if lead] == ["Chloé"]
     assert "in the lead" in now
     assert 'class="tv-last"><strong>Deal 6</strong>' in now
+    # The title says what was played and who deals what next, not "Deal 6".
+    title = now[now.index('class="tv-title') :][:400]
+    assert re.search(r"6 deals played · \w+ deals deal 7\.", title), title
     # It follows that game live, the table's state beside it; nothing of an editor.
     bombu_view = _spectator_link(client, games[2])
     assert f'data-version-url="/v/{bombu_view}/version.json"' in now
