@@ -150,6 +150,11 @@ def _seat(table: Table, game: Game, action: str) -> None:
     _commit_or_stale()
 
 
+def table_of(game: Game) -> Table | None:
+    """The table a game was played at, if any."""
+    return None if game.table_id is None else db.session.get(Table, game.table_id)
+
+
 def join(table: Table, game: Game) -> None:
     """The game was played at this table (it leaves any other)."""
     if game.table_id == table.id:

@@ -244,6 +244,12 @@ def join(token: str) -> Page:
     if game.table_id == table.id:
         flash(_("This game is at this table already."))
         return _back(table)
+    other = service.table_of(game)
+    if other is not None and request.form.get("move") != "1":
+        # Another table's game: moved only when asked, never by a paste alone.
+        return render_template(
+            "tables/move.html", game=game, other=other, table=table, pasted=pasted
+        )
     service.join(table, game)
     remember(game.token)
     flash(_("The game joined the table."))

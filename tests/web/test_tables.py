@@ -438,3 +438,21 @@ def test_a_new_tables_people_are_checked_as_players_names(client: FlaskClient) -
     assert response.status_code == 422
     # A table of no people is made as before.
     assert client.post("/tables/new", data={"name": "The cousins"}).status_code == 302
+
+
+def test_a_game_of_another_table_moves_only_when_asked(client: FlaskClient) -> None:
+    """Its editors' link pasted at a second table: the page asks first, naming the
+    table it is at; "No" leaves it there, "Yes" moves it."""
+    english(client)
+    first = new_table(client, "Grande tablée")
+    second = new_table(client, "Les voisins")
+    token = new_game(client, "boulmous", ["Ana", "Bruno", "Chloé", "Driss"], table=first)
+    asked = client.post(f"/t/{second}/join", data={"game": f"http://localhost/g/{token}"})
+    text = asked.get_data(as_text=True)
+    assert asked.status_code == 200
+    assert "This game is at the table “Grande tablée”" in text
+    assert f"/g/{token}" in client.get(f"/t/{first}").get_data(as_text=True)
+    assert f"/g/{token}" not in client.get(f"/t/{second}").get_data(as_text=True)
+    client.post(f"/t/{second}/join", data={"game": f"http://localhost/g/{token}", "move": "1"})
+    assert f"/g/{token}" in client.get(f"/t/{second}").get_data(as_text=True)
+    assert f"/g/{token}" not in client.get(f"/t/{first}").get_data(as_text=True)
