@@ -58,7 +58,7 @@ MESSAGES: Final[dict[str, str]] = {
     "table_not_object": N_("the file does not hold a table"),
     "table_format": N_("this file is of a kind Referee cannot read as a table ({value})"),
     "table_field_unknown": N_("a table's file holds nothing called {value}"),
-    "table_people": N_("{field}: a list of the names of the people who play at the table"),
+    "table_people": N_("{field}: each must be the name of a person who plays at the table"),
     "table_aliases": N_(
         "each name merged at the table must lead to one person, without going round in a circle"
     ),
