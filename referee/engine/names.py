@@ -169,6 +169,14 @@ def fault(name: str, high: int) -> str | None:
     return None
 
 
+def sort_key(name: str) -> tuple[str, str]:
+    """Where a name goes in a list in alphabetical order, as a reader expects it:
+    accents and case aside ("Émile" between "Driss" and "Farid", not after "Zoé"),
+    then as written."""
+    bare = unicodedata.normalize("NFD", name.casefold())
+    return ("".join(c for c in bare if not unicodedata.combining(c)), name)
+
+
 def skeleton(name: str) -> str:
     """What a name reads as: two names with the same skeleton are the same name."""
     text = unicodedata.normalize("NFKC", clean(name)).casefold()

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from flask import Blueprint
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask_babel import get_locale, gettext, lazy_gettext, ngettext
 
 from referee.engine import flags as engine_flags
 from referee.engine.game import Game, Standings
@@ -34,8 +34,10 @@ Values = dict[str, str]
 #: also read "٣" or "1_0".
 _WHOLE = re.compile(r"\s*[-+]?[0-9]{1,6}\s*", re.ASCII)
 #: Digits in groups of three after the first, as the app writes them ("1 086", with
-#: a space, a no-break or a narrow no-break space): read as one number.
+#: a space, a no-break or a narrow no-break space; in English "1,086" too): read as
+#: one number. In French a comma is a decimal point, never a group's.
 _GROUPED = re.compile(r"\s*[-+]?[0-9]{1,3}(?:[ \u00a0\u202f][0-9]{3})+\s*")
+_GROUPED_EN = re.compile(r"\s*[-+]?[0-9]{1,3}(?:,[0-9]{3})+\s*")
 #: Minus signs a phone may type or paste: the app's own (U+2212, as it shows
 #: scores), the en dash and the small and full-width hyphen-minus.
 _MINUSES = str.maketrans({"\u2212": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
@@ -72,7 +74,9 @@ def form_value(text: str | None) -> Any:
         return None
     typed = text.translate(_MINUSES)
     if _GROUPED.fullmatch(typed):
-        typed = "".join(typed.split()).replace("\u00a0", "").replace("\u202f", "")
+        typed = "".join(typed.split())
+    elif _GROUPED_EN.fullmatch(typed) and str(get_locale() or "") == "en":
+        typed = typed.replace(",", "")
     return int(typed) if _WHOLE.fullmatch(typed) else text.strip()
 
 

@@ -13,7 +13,7 @@ from flask_babel import format_percent
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from referee.engine.names import isolate
+from referee.engine.names import isolate, sort_key
 from referee.engine.statistics import PersonLine, Statistics
 from referee.models import Table
 from referee.web.chart import COLOURS, chart
@@ -81,7 +81,7 @@ def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
     """The statistics page of `table`."""
     lines = sorted(
         stats.people,
-        key=lambda line: (-(line.win_rate or 0), -line.wins, -line.games, line.person.casefold()),
+        key=lambda line: (-(line.win_rate or 0), -line.wins, -line.games, sort_key(line.person)),
     )
     charts = []
     for trend in stats.money:
@@ -108,7 +108,7 @@ def statistics_page(table: Table, stats: Statistics, spectator: bool) -> str:
     blocks = []
     for kind in stats.figures:
         home = home_of(kind.game)
-        rows = sorted(kind.rows, key=lambda r: r.person.casefold())
+        rows = sorted(kind.rows, key=lambda r: sort_key(r.person))
         figures = [
             (home.figure_word(figure.key), [average(row.values[index]) for row in rows])
             for index, figure in enumerate(kind.figures)

@@ -28,7 +28,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from referee.engine.errors import RulesError
-from referee.engine.names import clean, isolate
+from referee.engine.names import clean, isolate, sort_key
 from referee.engine.tables import TableGameError
 from referee.models import Game, Table
 from referee.services import games as game_service
@@ -155,9 +155,9 @@ def _table_page(table: Table, spectator: bool) -> str:
         older=evenings[RECENT_EVENINGS:],
         games=games,
         spectator=spectator,
-        names=sorted({n for g in games for n in g.game.players}, key=str.casefold),
+        names=sorted({n for g in games for n in g.game.players}, key=sort_key),
         # Before its first game, the people the table was made with.
-        people=sorted({p for g in games for p in g.played.people}, key=str.casefold)
+        people=sorted({p for g in games for p in g.played.people}, key=sort_key)
         or list(table.people or ()),
     )
 
@@ -214,6 +214,13 @@ def game_tv(view_token: str) -> Page:
     return render_template(
         "tv.html", now=now, game=game, preview=preview(now.board.game, now.board, url)
     )
+
+
+@bp.get("/t/<token>/join")
+def join_again(token: str) -> BaseResponse:
+    """The address of a join's answer (the page asking to move a game), opened again:
+    the table."""
+    return _back(_editor(token))
 
 
 @bp.post("/t/<token>/join")

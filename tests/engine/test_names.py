@@ -238,3 +238,19 @@ def test_an_evening_never_has_a_person_pay_their_look_alike() -> None:
     assert settlement.people == ("Ana", "Bruno", "Chloé", "Driss")
     assert settlement.net_of("Ana") == Decimal(3) - Decimal(1)
     assert all(t.payer != t.payee for t in settlement.transfers)
+
+
+def test_names_sort_as_a_reader_expects() -> None:
+    """Accents and case aside: "Émile" between "Driss" and "Farid", not after "Zoé"."""
+    from referee.engine.names import sort_key
+
+    names = ["Zoé", "émile", "Hélène", "Ana", "Émile", "Driss", "Farid"]
+    assert sorted(names, key=sort_key) == [
+        "Ana",
+        "Driss",
+        "Émile",
+        "émile",
+        "Farid",
+        "Hélène",
+        "Zoé",
+    ]

@@ -453,6 +453,9 @@ def test_a_game_of_another_table_moves_only_when_asked(client: FlaskClient) -> N
     assert "This game is at the table “Grande tablée”" in text
     assert f"/g/{token}" in client.get(f"/t/{first}").get_data(as_text=True)
     assert f"/g/{token}" not in client.get(f"/t/{second}").get_data(as_text=True)
+    again = client.get(f"/t/{second}/join")  # the asking page's address, reloaded
+    assert again.status_code == 302
+    assert again.headers["Location"] == f"/t/{second}"
     client.post(f"/t/{second}/join", data={"game": f"http://localhost/g/{token}", "move": "1"})
     assert f"/g/{token}" in client.get(f"/t/{second}").get_data(as_text=True)
     assert f"/g/{token}" not in client.get(f"/t/{first}").get_data(as_text=True)

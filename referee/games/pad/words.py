@@ -39,7 +39,7 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "pad_rest_negative": N_(
         "{field} of {name}: the rest of {total} would be {rest}: the others have more "
-        "points than a deal gives"
+        "points than a deal gives (a capot: type each side's points, 0 included)"
     ),
     "pad_total_zero_sum": N_(
         "a deal cannot add up to zero and to {total}: choose one of these house rules"

@@ -165,7 +165,8 @@ def test_a_deal_total_fills_the_rest_and_takes_a_capot_as_typed() -> None:
         (
             "pad_rest_negative",
             "deal 1: points of Bruno & Driss: the rest of 162 would be \u22128: the others "
-            "have more points than a deal gives",
+            "have more points than a deal gives (a capot: type each side's points, 0 "
+            "included)",
         )
     ]
     both = refused(pad([], rules={"zero_sum": True, "total": 162}))

@@ -65,6 +65,14 @@ def test_a_pad_game_with_the_rest_a_correction_undo_and_the_last_deal(
         data={"points0": "1 086", "points1": "\u22121\u202f000", "points2": "", "rest": "1"},
     )
     assert 'name="points2" value="-86"' in grouped.get_data(as_text=True)
+    # In English a comma groups digits too; in French it is a decimal point.
+    english = {"points0": "1,086", "points1": "-1,000", "points2": "", "rest": "1"}
+    assert 'value="-86"' in client.post(f"/g/{token}/deal", data=english).get_data(as_text=True)
+    client.get("/lang/fr?next=/")
+    french = client.post(f"/g/{token}/deal", data=english).get_data(as_text=True)
+    assert 'name="points0" value="1,086"' in french
+    assert 'name="points2" value=""' in french
+    client.get("/lang/en?next=/")
 
     # The last box left empty is the rest.
     assert deal(client, token, "12", "-5", "").status_code == 302
