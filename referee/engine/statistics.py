@@ -51,8 +51,7 @@ class Outcome:
     lowest_wins: bool = False
     sides: tuple[tuple[int, ...], ...] = ()
     #: What the table called the game (`Game.title_under`: "Belote", where a game
-    #: takes any name);
-    #: "": the game's own name. Games of one kind and title count together.
+    #: takes any name; "": its own name). Games of one kind and title count together.
     title: str = ""
 
     def dump(self) -> dict[str, Any]:
