@@ -130,6 +130,9 @@ class Game(ABC, Generic[R, D]):
     default_rules: R
     #: Bad points: the lowest total leads, whatever the house rules.
     lowest_wins: bool = False
+    #: Its stakes by the game are `settlement.winners_collect`'s: each player who did
+    #: not win pays each winner one stake (the money's notes say so beside it).
+    stakes_to_winners: bool = False
     #: Deals in a full game when it has a fixed length (24 deals), else None.
     length: int | None = None
     #: Deals in a round, each round with one dealer (the game's word for it is its own), else None.

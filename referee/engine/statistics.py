@@ -149,6 +149,12 @@ class Played:
         return self.outcome.title
 
     @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who scores together, seat by seat (an outcome kept before it said so: each
+        alone)."""
+        return self.outcome.sides or alone(len(self.people))
+
+    @property
     def tally(self) -> Tally:
         return self.outcome.tally
 
@@ -276,7 +282,7 @@ def statistics(games: Sequence[Played]) -> Statistics:
     trend: dict[str, list[list[Decimal]]] = {}
     pairs: dict[tuple[int, int], list[int]] = {}  # (a, b) -> [together, a ahead, b ahead]
     for game in games:
-        sides = game.outcome.sides or alone(len(game.people))
+        sides = game.sides
         side_of = {seat: n for n, side in enumerate(sides) for seat in side}
         for seat, person in enumerate(game.people):
             i = index[person]

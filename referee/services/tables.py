@@ -25,7 +25,6 @@ from sqlalchemy.orm import selectinload
 
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
-from referee.engine.game import alone
 from referee.engine.names import clean
 from referee.engine.records import dump_record, score_record
 from referee.engine.statistics import (
@@ -148,11 +147,6 @@ def _seat(table: Table, game: Game, action: str) -> None:
     table.version += 1
     db.session.add(Change(game_id=game.id, action=action, before=None, after={"table": table.uid}))
     _commit_or_stale()
-
-
-def table_of(game: Game) -> Table | None:
-    """The table a game was played at, if any."""
-    return None if game.table_id is None else db.session.get(Table, game.table_id)
 
 
 def join(table: Table, game: Game) -> None:
@@ -280,9 +274,8 @@ class TableGame:
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        """Who scores together, seat by seat (an outcome kept before it said so: each
-        alone)."""
-        return self.outcome.sides or alone(len(self.played.people))
+        """Who scores together, seat by seat (`Played.sides`)."""
+        return self.played.sides
 
 
 @dataclass(frozen=True)

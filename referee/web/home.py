@@ -263,10 +263,6 @@ class Home(ABC):
         del standings
         return None
 
-    #: The game's money by the game is `settlement.winners_collect`: each player who
-    #: did not win pays each winner one stake (`money_notes` says so beside it).
-    money_by_winners: ClassVar[bool] = False
-
     def money_notes(
         self,
         standings: Standings,
@@ -282,7 +278,7 @@ class Home(ABC):
         money = standings.money
         if per_point or money is None or not standings.finished or not standings.winners:
             return []
-        if not self.money_by_winners:
+        if not self.engine.stakes_to_winners:
             return []
         winners = standings.winners
         others = len(names) - len(winners)

@@ -251,7 +251,7 @@ def join(token: str) -> Page:
     if game.table_id == table.id:
         flash(_("This game is at this table already."))
         return _back(table)
-    other = service.table_of(game)
+    other = game.table
     if other is not None and request.form.get("move") != "1":
         # Another table's game: moved only when asked, never by a paste alone.
         return render_template(

@@ -45,8 +45,6 @@ CONTRACT_HELP = {
 class Bombu(Home):
     """24 deals of six penalty contracts, capot, Réussite; lowest wins."""
 
-    money_by_winners: ClassVar[bool] = True
-
     key: ClassVar[str] = bombu.GAME.key
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     assets: ClassVar[tuple[str, ...]] = ("deal.css",)

@@ -183,6 +183,7 @@ class Bombu(Game[Rules, Deal]):
     player_counts: tuple[int, ...] = (PLAYERS,)
     flags: tuple[Flag, ...] = FLAGS
     lowest_wins: bool = True  # "Le joueur qui a le moins de points gagne"
+    stakes_to_winners: bool = True  # docs/RULES.md, "Stakes": each other pays the winner
     length: int | None = DEALS
     round_deals: int | None = DEALS_PER_MANCHE
     figures: tuple[Figure, ...] = FIGURES

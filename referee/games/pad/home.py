@@ -30,8 +30,6 @@ def side_names(names: list[str], teams: int) -> list[str]:
 class Pad(Home):
     """Any game: each deal's points, per player or per team."""
 
-    money_by_winners: ClassVar[bool] = True
-
     key: ClassVar[str] = pad.KEY
     name: ClassVar[Any] = _l(words.NAME)
     blurb: ClassVar[Any] = _l(words.BLURB)

@@ -158,6 +158,7 @@ class Pad(Game[Rules, Deal]):
     flags = FLAGS
     default_rules = Rules()
     figures = FIGURES
+    stakes_to_winners = True  # by the game, each player who did not win pays each winner
     words = WORDS
 
     def lowest_wins_under(self, rules: Rules) -> bool:

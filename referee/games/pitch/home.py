@@ -116,8 +116,6 @@ class Pitch(Home):
         side = pitch.partners(bidder, partner if isinstance(partner, int) else None, players)
         return (side, tuple(seat for seat in range(players) if seat not in side))
 
-    money_by_winners: ClassVar[bool] = True
-
     def money_notes(
         self,
         standings: Standings,

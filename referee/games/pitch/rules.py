@@ -284,6 +284,7 @@ class Pitch(Game[Rules, Deal]):
     key: str = "pitch"
     player_counts: tuple[int, ...] = (4, 5)
     flags: tuple[Flag, ...] = FLAGS
+    stakes_to_winners: bool = True  # docs/RULES.md, "Stakes": each other pays the winner
     length: int | None = None  # "La première équipe à atteindre 52 points"
     figures: tuple[Figure, ...] = FIGURES
     default_rules: Rules = Rules()
