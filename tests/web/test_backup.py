@@ -332,6 +332,30 @@ def test_a_new_tables_people_survive_a_backup(
     assert 'name="player1" value="Bruno"' in form
 
 
+def test_a_pads_name_and_total_survive_a_backup(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """What a pad plays and its deal's total are house rules: restored with it."""
+    token = new_game(
+        client,
+        "pad",
+        ["Ana", "Bruno", "Chloé", "Driss"],
+        rule_name="Belote",
+        rule_teams="2",
+        rule_total="162",
+    )
+    client.post(f"/g/{token}/deal", data={"action": "save", "points0": "92", "points1": ""})
+    with app.app_context():
+        backup(tmp_path / "b")
+    fresh = _fresh(tmp_path)
+    with fresh.app_context():
+        assert restore(tmp_path / "b").skipped == []
+        db.engine.dispose()
+    record = fresh.test_client().get(f"/g/{token}/export.json").get_json()
+    assert (record["rules"]["name"], record["rules"]["total"]) == ("Belote", 162)
+    assert record["deals"] == [{"points": [92, None]}]
+
+
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
 
