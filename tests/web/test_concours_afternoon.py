@@ -361,6 +361,31 @@ def test_a_timed_round_takes_the_deal_in_play_then_no_more(app: Flask, client: F
     assert _table(app, event.id, 1).accepted == [8, 2, -3, -7]
 
 
+def test_a_copy_kept_ahead_leaves_the_bells_words_to_the_page(app: Flask, client: FlaskClient) -> None:
+    """The scoreboard asks for the next deal's form in the background (the copy kept
+    ahead, `X-Referee-Ahead`); when that request lands after the bell's words were
+    flashed, its answer (a 409 page) must not eat them: the table's card says them."""
+    token, event = _timed(app, client)
+    play = event.play_token
+    key = service.table_key(event, 1)
+    client.get(f"/c/{play}/1/play?k={key}")
+    table = _table(app, event.id, 1)
+    assert table.game_row is not None
+    game = table.game_row.token
+    assert _deal(client, game, 5, -1, -2, -2).status_code == 302
+    _ring(app, event.id)
+    assert _deal(client, game, 1, 1, 1, -3).status_code == 302
+    page(client, f"/g/{game}")
+    led = client.get(f"/g/{game}/deal")
+    assert led.headers["Location"].endswith(f"/c/{play}/1")
+    ahead = client.get(f"/g/{game}/deal", headers={"X-Referee-Ahead": "1"})
+    assert ahead.status_code == 409
+    assert "Time is up" not in ahead.get_data(as_text=True)
+    card = page(client, f"/c/{play}/1?k={key}")
+    assert re.search(r'class="flash"[^>]*>Time is up', card)
+    del token
+
+
 def test_no_deal_in_play_at_the_bell_is_said_when_accepting(
     app: Flask, client: FlaskClient
 ) -> None:
