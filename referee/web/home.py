@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from flask import Blueprint
 from flask_babel import get_locale, gettext, lazy_gettext, ngettext
+from markupsafe import Markup
 
 from referee.engine import flags as engine_flags
 from referee.engine.game import Game, Standings
@@ -148,6 +149,10 @@ class Home(ABC):
     #: The files of its package's `static/` that its deal form loads (its own
     #: styles and script), served as `static/games/<key>/<file>` (`web.assets`).
     assets: ClassVar[tuple[str, ...]] = ()
+    #: The style sheets of its package's `static/` that every page showing its
+    #: deals loads after the app's (its marks' colours): the scoreboard, the deal
+    #: form, the TVs, the sample game. Served and kept as `assets` are.
+    styles: ClassVar[tuple[str, ...]] = ()
     #: A short record of the game with a deal and a stake (the sheets warm up on it).
     sample: ClassVar[dict[str, Any] | None] = None
     #: The game's own pages (its tools at the table), registered with the app, and
@@ -172,7 +177,7 @@ class Home(ABC):
 
     @property
     def static_folder(self) -> Path:
-        """The folder of the files of `assets`: beside the templates' folder."""
+        """The folder of the files of `assets` and `styles`: beside the templates' folder."""
         return self.template_folder.parent / "static"
 
     @property
@@ -189,8 +194,16 @@ class Home(ABC):
         return self.asset("picture.svg") if (self.static_folder / "picture.svg").is_file() else None
 
     def asset(self, name: str) -> str:
-        """One of `assets` as `url_for('static', filename=...)` names it."""
+        """One of `assets` or `styles` as `url_for('static', filename=...)` names it."""
         return f"games/{self.key}/{name}"
+
+    @property
+    def print_styles(self) -> Markup:
+        """Its own rules for its PDF sheets (`static/print.css` in its package: its
+        blank sheet's layout), which the sheets put after the app's `print.css`;
+        empty: it has none."""
+        path = self.static_folder / "print.css"
+        return Markup(path.read_text(encoding="utf-8") if path.is_file() else "")
 
     @property
     def engine(self) -> Game[Any, Any]:

@@ -129,7 +129,9 @@ def service_worker() -> Response:
     names = _STATIC_LIST.search(text)
     if names is not None:
         files = re.findall(r'"/static/([^"]+)"', names.group(1))
-        files += [home.asset(name) for home in HOMES.values() for name in home.assets]
+        files += [
+            home.asset(name) for home in HOMES.values() for name in (*home.assets, *home.styles)
+        ]
         urls = [url_for("static", filename=name) for name in files]
         listed = ", ".join(f'"{url}"' for url in urls)
         text = text.replace(names.group(0), f"const STATIC = [{listed}];")

@@ -166,7 +166,7 @@ MAX_FILE_NAME = 80
 
 
 def file_name(game: Game, extension: str) -> str:
-    """A useful file name: game, date, players (`boulmous-2026-11-30-ana-bruno.json`)."""
+    """A useful file name: game, date, players (`<key>-2026-11-30-ana-bruno.json`)."""
     words = [game.game, game.day.isoformat(), *game.players]
     ascii_words = [
         unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode().lower() for w in words

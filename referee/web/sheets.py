@@ -64,6 +64,7 @@ def sheet_html(game: Game, size: str = "a4", why: bool = False) -> str:
         ledger=ledger,
         chart=game_chart(game, scored),
         flags=home_of(game.game).flags,
+        print_styles=home_of(game.game).print_styles,
         values=scored.flag_values(),
         changes=list(game.changes),
         colours=COLOURS,
@@ -85,6 +86,7 @@ def blank_html(key: str, names: list[str], first_dealer: int, rules: Any, size: 
         names=names,
         first_dealer=first_dealer,
         page_size=PAGE_SIZES.get(size, "A4") + (" landscape" if this.blank_landscape else ""),
+        print_styles=this.print_styles,
         **this.blank_context(names, first_dealer, rules),
     )
 

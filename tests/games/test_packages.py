@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from referee.games import GAMES, PACKAGES
@@ -68,11 +68,16 @@ def shared_files() -> Iterator[Path]:
             yield path
 
 
+def naming(keys: Iterable[str]) -> re.Pattern[str]:
+    """A line that names one of these games: one of their words, whole. A hyphen
+    does not join words (a style's class, `mark-<code>` or `blank-<key>`, names its
+    game); a letter, a digit or an underscore does ("padding" is no game's)."""
+    words = "|".join(p for key in keys for p in vocabulary(key))
+    return re.compile(rf"(?<!\w)({words})(?!\w)", re.IGNORECASE)
+
+
 def test_no_shared_line_names_a_game() -> None:
-    pattern = re.compile(
-        r"(?<![\w-])(" + "|".join(p for key in GAMES for p in vocabulary(key)) + r")(?![\w-])",
-        re.IGNORECASE,
-    )
+    pattern = naming(GAMES)
     files = list(shared_files())
     assert len(files) > 60  # the walk found the app
     found = [
@@ -86,11 +91,18 @@ def test_no_shared_line_names_a_game() -> None:
 
 def test_the_check_sees_a_game_word() -> None:
     """The check above is not blind: it finds what it looks for."""
-    pattern = re.compile("|".join(vocabulary("bombu")), re.IGNORECASE)
+    pattern = naming(["bombu"])
     assert pattern.search("Manche 2 of 4")
     assert pattern.search('if kind == "capot":')
     assert pattern.search("contracts_left")
+    assert pattern.search(".blank-bombu td { height: 3.6mm; }")
+    assert pattern.search(".mark-capot, .mark-win { color: var(--accent); }")
     assert not pattern.search("the next dealer")
+    assert not pattern.search(".mark-win { border-color: var(--accent); }")
+    every = naming(GAMES)
+    assert every.search(".mark-boite, .mark-set, .mark-moon-failed, .mark-boulmous-failed {")
+    assert every.search('<div class="score-pad">')
+    assert not every.search("td { padding: 6px 4px; }")
 
 
 def test_the_registry_names_each_package_once() -> None:

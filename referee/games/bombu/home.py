@@ -48,6 +48,7 @@ class Bombu(Home):
     key: ClassVar[str] = bombu.GAME.key
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     assets: ClassVar[tuple[str, ...]] = ("deal.css",)
+    styles: ClassVar[tuple[str, ...]] = ("marks.css",)
     name: ClassVar[Any] = _l("Bombu provençal")
     blurb: ClassVar[Any] = _l(
         "4 players, 32 cards, 24 deals of six penalty contracts; lowest wins."

@@ -26,6 +26,7 @@ class Boulmous(Home):
 
     key: ClassVar[str] = boulmous.GAME.key
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
+    styles: ClassVar[tuple[str, ...]] = ("marks.css",)
     name: ClassVar[Any] = _l("Boulmous")
     blurb: ClassVar[Any] = _l("4 players, 24 cards, bid 3 to 6 tricks; first to 21.")
     judge_trumps: ClassVar[tuple[str, ...]] = tuple(c.value for c in boulmous.Contract)

@@ -57,6 +57,7 @@ class Pitch(Home):
     key: ClassVar[str] = pitch.GAME.key
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     assets: ClassVar[tuple[str, ...]] = ("deal.css", "deal.js")
+    styles: ClassVar[tuple[str, ...]] = ("marks.css",)
     name: ClassVar[Any] = _l("10-point Pitch")
     blurb: ClassVar[Any] = _l("4 players in teams (or 5 alone), bids and moon shots; first to 52.")
     seats_hint: ClassVar[Any] = _l(
