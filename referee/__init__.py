@@ -3,4 +3,4 @@
 Importing the package loads nothing heavy: the engine never pulls in Flask.
 """
 
-__version__ = "0.1.0"
+from referee.version import __version__ as __version__

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, NoReturn, TextIO
 
-from referee import __version__
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Standings
@@ -38,6 +37,7 @@ from referee.engine.records import (
 )
 from referee.events.draw import draw
 from referee.games import GAMES
+from referee.version import __version__
 
 #: Exit statuses: 1 for a record that breaks the rules, 2 for a file that cannot be read.
 INVALID: Final = 1

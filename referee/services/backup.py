@@ -48,6 +48,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+import referee.services.backup_club as club
 from referee.engine.catalog import N_, translate
 from referee.engine.errors import RulesError
 from referee.engine.game import Record
@@ -64,7 +65,6 @@ from referee.models import (
     Season,
     Table,
 )
-from referee.services import backup_club as club
 from referee.services.games import export, game_from_record
 
 MANIFEST: Final = "manifest.json"

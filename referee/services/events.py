@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+import referee.services.games as game_service
 from referee.engine.errors import RulesError, problem
 from referee.engine.explain import MINUS
 from referee.engine.names import clean
@@ -73,7 +74,6 @@ from referee.models import (
     Game,
     utcnow,
 )
-from referee.services import games as game_service
 from referee.services.games import StaleVersion, _commit_or_stale
 
 #: Who accepted a result the director entered (`EventTable.accepted_by`).

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+import referee.services.events as event_service
 from referee.engine.errors import RulesError, problem
 from referee.engine.fields import text_problem
 from referee.engine.names import TITLE_MAX, clean, fault
@@ -27,7 +28,6 @@ from referee.events.season import (
 )
 from referee.extensions import db
 from referee.models import Event, Season, SeasonEvent
-from referee.services import events as event_service
 
 #: The longest name of a season.
 MAX_NAME = TITLE_MAX

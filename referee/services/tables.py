@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Text, func, select, type_coerce, update
 from sqlalchemy.orm import selectinload
 
+import referee.services.games as game_service
 from referee.engine.errors import check
 from referee.engine.evening import Settlement, settle_evening
 from referee.engine.names import clean
@@ -51,7 +52,6 @@ from referee.extensions import db
 from referee.games import GAMES
 from referee.lru import LRU
 from referee.models import Change, Deal, Game, Table, new_token
-from referee.services import games as game_service
 from referee.services.games import StaleVersion, _commit_or_stale, scored
 
 

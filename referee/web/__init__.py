@@ -14,7 +14,7 @@ from jinja2 import ChoiceLoader
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
-from referee import api
+import referee.api as api
 from referee.api import problems
 from referee.events.eventfile import MAX_EVENT_BYTES
 from referee.services import limits

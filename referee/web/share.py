@@ -20,10 +20,10 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+import referee.web.follow as follow
 from referee.engine.messages import LANGUAGES
 from referee.services import games as service
 from referee.services.picture import draw
-from referee.web import follow
 from referee.web.board import build
 from referee.web.browser import remember
 from referee.web.cache import LRU, CachedPage, cached_page, game_page_key

@@ -27,13 +27,13 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
+import referee.web.follow as follow
 from referee.engine.errors import RulesError
 from referee.engine.names import clean, isolate, sort_key
 from referee.engine.tables import TableGameError
 from referee.models import Game, Table
 from referee.services import games as game_service
 from referee.services import tables as service
-from referee.web import follow
 from referee.web.board import Board, build
 from referee.web.browser import REMEMBERED, my_tokens, remember, remember_in
 from referee.web.forms import MAX_PLAYERS, messages_of

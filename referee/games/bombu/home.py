@@ -13,10 +13,10 @@ from flask import Blueprint
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+import referee.games.bombu.reussite as reussite
+import referee.games.bombu.rules as bombu
 from referee.engine.cards import parse_cards
 from referee.engine.game import Standings
-from referee.games.bombu import reussite
-from referee.games.bombu import rules as bombu
 from referee.games.bombu.rules import Contract
 from referee.games.bombu.words import VALUES
 from referee.web.home import Home, counts, form_value, put

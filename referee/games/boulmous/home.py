@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
+import referee.games.boulmous.rules as boulmous
 from referee.engine.cards import Card, Suit, parse_cards
 from referee.engine.game import Standings
-from referee.games.boulmous import rules as boulmous
 from referee.web.home import Home, Values, counts, form_value, put
 
 #: The taker grid's choice for a deal everyone passed.

@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
 
-from referee.games.pad import rules as pad
-from referee.games.pad import words
+import referee.games.pad.rules as pad
+import referee.games.pad.words as words
 from referee.web.home import Home, Values, form_value, together
 
 #: The form's buttons that fill in a box without recording (`completed`).

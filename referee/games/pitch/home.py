@@ -13,9 +13,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _pl
 
+import referee.games.pitch.rules as pitch
 from referee.engine.cards import Card, Rank, Suit
 from referee.engine.game import Standings
-from referee.games.pitch import rules as pitch
 from referee.web.home import Home, Values, form_value, put, together
 
 #: The point cards as a grid's row names them.
