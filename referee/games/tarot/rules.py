@@ -19,7 +19,19 @@ from fractions import Fraction
 from typing import Final
 
 from referee.engine.errors import Problem, RulesError, check, problem
+from referee.engine.explain import Step, nothing, step
 from referee.engine.fields import is_int, read_choice, read_int, read_object, read_seat
+from referee.engine.flags import Flag
+from referee.engine.game import (
+    DealResult,
+    Figure,
+    Game,
+    Record,
+    Standings,
+    Tally,
+    dealer_problems,
+)
+from referee.engine.settlement import money_of, winners_collect
 from referee.games.tarot.scoring import (
     ALL_POINTS,
     POIGNEE,
@@ -29,6 +41,7 @@ from referee.games.tarot.scoring import (
     outcome,
     shares,
 )
+from referee.games.tarot.words import WORDS
 
 KEY: Final = "tarot"
 PLAYERS: Final = (3, 4, 5)
@@ -159,3 +172,157 @@ def dump_deal(deal: Deal) -> dict[str, object]:
     if deal.dealer is not None:
         out["dealer"] = deal.dealer
     return out
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The house rules of a tarot table; by default the table ends the game itself
+    (a deal marked last), as most evenings do."""
+
+    #: The game ends after this many deals (0: when the table says).
+    deals: int = 0
+
+
+FIGURES: Final = (Figure("taken"), Figure("made"), Figure("points", per="deals"))
+
+
+@dataclass(frozen=True, slots=True)
+class TarotDeal:
+    """A deal of the record: the deal, and whether the table ended the game there."""
+
+    deal: Deal
+    last: bool = False
+
+
+class Tarot(Game[Rules, TarotDeal]):
+    """French tarot, by the French Tarot Federation's rules (issue 54)."""
+
+    key = KEY
+    player_counts = PLAYERS
+    flags = (
+        Flag(
+            "deals",
+            "Number of deals",
+            "The game ends after this many deals (0: when the table says).",
+            "docs/RULES.md, \u201cTarot\u201d: Referee's own",
+            0,
+            999,
+        ),
+    )
+    default_rules = Rules()
+    figures = FIGURES
+    words = WORDS
+
+    def balanced_under(self, rules: Rules) -> bool:
+        """Every deal adds up to zero (the taker's gain is the defence's loss)."""
+        del rules
+        return True
+
+    def dealer_of(self, first_dealer: int, number: int, players: int) -> int:
+        """The deal passes to the right: tarot is played counterclockwise (FFT),
+        and the seats are numbered clockwise."""
+        return (first_dealer - (number - 1)) % players
+
+    def parse_deal(self, raw: object, players: tuple[str, ...], rules: Rules) -> TarotDeal:
+        """One deal, and `last` when the table ends the game with it."""
+        last = False
+        if isinstance(raw, dict) and "last" in raw:
+            raw = dict(raw)
+            value = raw.pop("last")
+            if not isinstance(value, bool):
+                raise RulesError([problem("not_boolean", "last", value=value)])
+            last = value
+        return TarotDeal(parse_deal(raw, len(players)), last)
+
+    def dump_deal(self, deal: TarotDeal) -> dict[str, object]:
+        out = dump_deal(deal.deal)
+        if deal.last:
+            out["last"] = True
+        return out
+
+    def score(self, record: Record[Rules, TarotDeal]) -> Standings:
+        """Add the deals up; the game ends after the number of deals, or at a deal
+        the table marked last; the highest total wins, ties included."""
+        players = len(record.players)
+        scores = [0] * players
+        results: list[DealResult] = []
+        problems: list[Problem] = []
+        ended = 0
+        for number, entry in enumerate(record.deals, start=1):
+            if ended:
+                problems.append(problem("tarot_after_end", "deals", ended_at=ended).at_deal(number))
+                break
+            dealer = self.dealer_of(record.first_dealer, number, players)
+            found = dealer_problems(entry.deal.dealer, dealer, record.players)
+            problems.extend(p.at_deal(number) for p in found)
+            deltas = entry.deal.deltas(players)
+            scores = [s + d for s, d in zip(scores, deltas, strict=True)]
+            if (record.rules.deals and number >= record.rules.deals) or entry.last:
+                ended = number
+            results.append(DealResult(deltas, dealer, ()))
+        check(problems)
+        best = max(scores)
+        winners = tuple(seat for seat, s in enumerate(scores) if s == best) if ended else ()
+        return Standings(
+            game=self.key,
+            finished=bool(ended),
+            winners=winners,
+            scores=tuple(scores),
+            deals=tuple(results),
+            next_dealer=None
+            if ended
+            else self.dealer_of(record.first_dealer, len(results) + 1, players),
+            money=money_of(
+                record.stake,
+                record.stake_per,
+                scores,
+                winners_collect(players, winners) if ended else [],
+                False,
+                balanced=True,
+            ),
+        )
+
+    def explain_deal(
+        self, record: Record[Rules, TarotDeal], standings: Standings, number: int
+    ) -> tuple[Step, ...]:
+        """The deal's value in the FFT's steps (their words come with the package)."""
+        players = len(record.players)
+        deal = record.deals[number - 1].deal
+        deltas = standings.deals[number - 1].deltas
+        if deal.taker is None or deal.contract is None:
+            return (step("tarot_passed", nothing(players)),)
+        scored = outcome(deal.contract, deal.bouts, deal.points, deal.petit_au_bout, 0, deal.chelem)
+        return (
+            step(
+                "tarot_value",
+                deltas,
+                who=deal.taker,
+                needed=scored.needed,
+                margin=scored.margin,
+                amount=deltas[deal.taker],
+            ),
+        )
+
+    def tally(self, record: Record[Rules, TarotDeal], standings: Standings) -> Tally:
+        """Per seat: contracts taken, contracts made, points."""
+        players = len(record.players)
+        taken = [0] * players
+        made = [0] * players
+        for entry in record.deals:
+            deal = entry.deal
+            if deal.taker is None or deal.contract is None:
+                continue
+            taken[deal.taker] += 1
+            made[deal.taker] += outcome(deal.contract, deal.bouts, deal.points).made
+        return {
+            "taken": tuple(taken),
+            "made": tuple(made),
+            "points": standings.scores,
+            "deals": (len(standings.deals),) * players,
+        }
+
+
+GAME: Final = Tarot()

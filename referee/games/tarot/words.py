@@ -27,7 +27,14 @@ MESSAGES: Final[dict[str, str]] = {
         "{field}: a chelem takes every trick, so the taker's side has 86.5 points or more, "
         "not {points}"
     ),
+    "tarot_after_end": N_("the game ended at deal {ended_at}; no deal may follow"),
+}
+
+#: Explanation step code -> message id (`referee.engine.explain`).
+EXPLANATIONS: Final[dict[str, str]] = {
+    "tarot_passed": N_("Everyone passed: the next dealer deals again."),
+    "tarot_value": N_("{who} needed {needed}: {margin} from it, so {who} scores {amount}."),
 }
 
 #: What the registry puts in the shared tables (`referee.engine.words`).
-WORDS: Final = Words(messages=MESSAGES)
+WORDS: Final = Words(messages=MESSAGES, steps=EXPLANATIONS)

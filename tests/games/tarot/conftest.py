@@ -1,5 +1,5 @@
-"""French tarot's words in the shared tables while its tests run (the package is
-not registered yet: the other tests see the tables as they are)."""
+"""French tarot registered while its tests run (the package is not in the
+registry yet: the other tests see the tables as they are)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,20 @@ from collections.abc import Iterator
 
 import pytest
 
+from referee.engine.explain import EXPLANATIONS
 from referee.engine.messages import MESSAGES
+from referee.games import GAMES, register
+from referee.games.tarot.rules import GAME, KEY
+from referee.games.tarot.words import EXPLANATIONS as TAROT_STEPS
 from referee.games.tarot.words import MESSAGES as TAROT_MESSAGES
-from referee.games.tarot.words import WORDS
 
 
 @pytest.fixture(autouse=True)
-def tarot_words() -> Iterator[None]:
-    WORDS.register()
+def tarot_registered() -> Iterator[None]:
+    register(GAME)
     yield
+    GAMES.pop(KEY, None)
     for code in TAROT_MESSAGES:
         MESSAGES.pop(code, None)
+    for code in TAROT_STEPS:
+        EXPLANATIONS.pop(code, None)
