@@ -26,6 +26,7 @@ from referee.engine.game import (
     DealResult,
     Figure,
     Game,
+    Mark,
     Record,
     Standings,
     Tally,
@@ -34,6 +35,7 @@ from referee.engine.game import (
 from referee.engine.settlement import money_of, winners_collect
 from referee.games.tarot.scoring import (
     ALL_POINTS,
+    MULTIPLIER,
     POIGNEE,
     Chelem,
     Contract,
@@ -49,6 +51,22 @@ PLAYERS: Final = (3, 4, 5)
 BOUT_POINTS: Final = Fraction(9, 2)
 #: The most poignées a deal can see: one a player.
 MOST_POIGNEES: Final = 5
+#: The trumps of the game, the excuse counted (a poignée may show it).
+TRUMPS: Final = 22
+#: The trumps a poignée shows, simple, double, triple, by the players (FFT).
+POIGNEE_TRUMPS: Final = {3: (0, 13, 15, 18), 4: (0, 10, 13, 15), 5: (0, 8, 10, 13)}
+#: The least card points of a chelem's side: all 91 but a defender's excuse (4½),
+#: kept for a half-point card.
+CHELEM_POINTS: Final = ALL_POINTS - BOUT_POINTS + Fraction(1, 2)
+
+
+def half(points: Fraction) -> str:
+    """Card points as players write them: 47, 47½."""
+    whole = int(points)
+    if points.denominator == 2:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
 
 _FIELDS: Final = frozenset(
     {"taker", "contract", "partner", "bouts", "points", "petit_au_bout", "poignees", "chelem"}
@@ -70,15 +88,22 @@ class Deal:
     chelem: Chelem = Chelem.NONE
     dealer: int | None = None
 
+    def value(self, players: int) -> int:
+        """What the deal is worth to the taker's side against each defender
+        (negative: it pays); 0 when everyone passed."""
+        del players
+        if self.taker is None or self.contract is None:
+            return 0
+        scored = outcome(self.contract, self.bouts, self.points, self.petit_au_bout, 0, self.chelem)
+        # The poignées go to the side that wins the deal (FFT), never multiplied.
+        poignees = sum(POIGNEE[size] for size in self.poignees)
+        return scored.value + (poignees if scored.made else -poignees)
+
     def deltas(self, players: int) -> tuple[int, ...]:
         """Each seat's score of this deal (all zero when everyone passed)."""
         if self.taker is None or self.contract is None:
             return (0,) * players
-        scored = outcome(self.contract, self.bouts, self.points, self.petit_au_bout, 0, self.chelem)
-        # The poignées go to the side that wins the deal (FFT), never multiplied.
-        poignees = sum(POIGNEE[size] for size in self.poignees)
-        value = scored.value + (poignees if scored.made else -poignees)
-        return shares(players, self.taker, self.partner, value)
+        return shares(players, self.taker, self.partner, self.value(players))
 
 
 def read_points(obj: Mapping[str, object], problems: list[Problem]) -> Fraction | None:
@@ -123,17 +148,31 @@ def parse_deal(raw: object, players: int) -> Deal:
     petit = read_choice(obj, "petit_au_bout", Side, problems, optional=True)
     chelem = read_choice(obj, "chelem", Chelem, problems, optional=True) or Chelem.NONE
     poignees = _read_poignees(obj, problems)
+    if players == 4 and points is not None and points.denominator != 1:
+        # Every card is worth a half point more than a whole one, and at four each
+        # side ends with an even number of cards: whole points only (FFT; the half
+        # point goes to the winning side at three and five, `scoring.outcome`).
+        problems.append(problem("tarot_points_whole", "points", points=half(points)))
     # Each bout is 4.5 points: the side holding them holds at least those.
     if (
         bouts is not None
         and points is not None
         and (points < BOUT_POINTS * bouts or ALL_POINTS - points < BOUT_POINTS * (3 - bouts))
     ):
-        problems.append(problem("tarot_bouts_points", "points", bouts=bouts, points=points))
-    made = chelem in (Chelem.ANNOUNCED_MADE, Chelem.MADE)
-    if made and points is not None and points < ALL_POINTS - BOUT_POINTS:
-        # Every trick, the excuse aside (played by the defence, it stays theirs).
-        problems.append(problem("tarot_chelem_points", "chelem", points=points))
+        problems.append(problem("tarot_bouts_points", "points", bouts=bouts, points=half(points)))
+    if chelem in (Chelem.ANNOUNCED_MADE, Chelem.MADE) and contract is not Contract.GARDE_CONTRE:
+        # Every trick and the dog are the taker's side's; only a defender's excuse
+        # stays with him, for a half-point card (FFT, "Le chelem"). At a garde
+        # contre the dog is the defence's: nothing can be said of the points.
+        if points is not None and points < CHELEM_POINTS:
+            problems.append(problem("tarot_chelem_points", "chelem", points=half(points)))
+        if bouts is not None and bouts < 2:
+            problems.append(problem("tarot_chelem_bouts", "chelem", bouts=bouts))
+    if poignees and sum(POIGNEE_TRUMPS[players][size] for size in poignees) > TRUMPS:
+        trumps = sum(POIGNEE_TRUMPS[players][size] for size in poignees)
+        problems.append(
+            problem("tarot_poignee_trumps", "poignees", count=len(poignees), trumps=trumps)
+        )
     check(problems)
     assert taker is not None
     assert contract is not None
@@ -177,6 +216,17 @@ def dump_deal(deal: Deal) -> dict[str, object]:
 # --- the game -----------------------------------------------------------------------
 
 
+def _marks(deal: Deal) -> tuple[Mark, ...]:
+    """The taker's contract made or failed, and a chelem, beside the deal."""
+    if deal.taker is None or deal.contract is None:
+        return ()
+    made = outcome(deal.contract, deal.bouts, deal.points).made
+    marks = [Mark("tarot-made" if made else "tarot-failed", deal.taker)]
+    if deal.chelem in (Chelem.ANNOUNCED_MADE, Chelem.MADE, Chelem.DEFENCE):
+        marks.append(Mark("tarot-chelem"))
+    return tuple(marks)
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of a tarot table; by default the table ends the game itself
@@ -215,6 +265,8 @@ class Tarot(Game[Rules, TarotDeal]):
     default_rules = Rules()
     figures = FIGURES
     words = WORDS
+    #: Played for a stake by the game, each player who did not win pays each winner.
+    stakes_to_winners = True
 
     def balanced_under(self, rules: Rules) -> bool:
         """Every deal adds up to zero (the taker's gain is the defence's loss)."""
@@ -262,7 +314,7 @@ class Tarot(Game[Rules, TarotDeal]):
             scores = [s + d for s, d in zip(scores, deltas, strict=True)]
             if (record.rules.deals and number >= record.rules.deals) or entry.last:
                 ended = number
-            results.append(DealResult(deltas, dealer, ()))
+            results.append(DealResult(deltas, dealer, _marks(entry.deal)))
         check(problems)
         best = max(scores)
         winners = tuple(seat for seat, s in enumerate(scores) if s == best) if ended else ()
@@ -288,23 +340,47 @@ class Tarot(Game[Rules, TarotDeal]):
     def explain_deal(
         self, record: Record[Rules, TarotDeal], standings: Standings, number: int
     ) -> tuple[Step, ...]:
-        """The deal's value in the FFT's steps (their words come with the package)."""
+        """The deal's value in the FFT's steps: the points needed, the margin and the
+        contract, the petit au bout, the poignées, the chelem, then the shares."""
         players = len(record.players)
         deal = record.deals[number - 1].deal
         deltas = standings.deals[number - 1].deltas
+        zero = nothing(players)
         if deal.taker is None or deal.contract is None:
-            return (step("tarot_passed", nothing(players)),)
+            return (step("tarot_passed", zero),)
         scored = outcome(deal.contract, deal.bouts, deal.points, deal.petit_au_bout, 0, deal.chelem)
-        return (
+        multiplier = MULTIPLIER[deal.contract]
+        steps = [
             step(
-                "tarot_value",
-                deltas,
+                "tarot_needed",
+                zero,
                 who=deal.taker,
+                contract=deal.contract.value,
+                multiplier=multiplier,
+                bouts=deal.bouts,
                 needed=scored.needed,
-                margin=scored.margin,
-                amount=deltas[deal.taker],
             ),
-        )
+            step(
+                "tarot_made" if scored.made else "tarot_failed",
+                zero,
+                points=half(deal.points),
+                margin=scored.margin,
+                multiplier=multiplier,
+                value=abs(scored.base),
+            ),
+        ]
+        if deal.petit_au_bout is not None:
+            code = "tarot_petit_" + deal.petit_au_bout.value
+            steps.append(step(code, zero, multiplier=multiplier, value=abs(scored.petit)))
+        if deal.poignees:
+            bonus = sum(POIGNEE[size] for size in deal.poignees)
+            steps.append(step("tarot_poignee", zero, count=len(deal.poignees), value=bonus))
+        if deal.chelem is not Chelem.NONE:
+            steps.append(step("tarot_chelem_" + deal.chelem.value, zero))
+        value = deal.value(players)
+        gains = tuple((seat, delta) for seat, delta in enumerate(deltas))
+        steps.append(step("tarot_shares", deltas, amount=value, gains=gains))
+        return tuple(steps)
 
     def tally(self, record: Record[Rules, TarotDeal], standings: Standings) -> Tally:
         """Per seat: contracts taken, contracts made, points."""
