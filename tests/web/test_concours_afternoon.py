@@ -361,7 +361,9 @@ def test_a_timed_round_takes_the_deal_in_play_then_no_more(app: Flask, client: F
     assert _table(app, event.id, 1).accepted == [8, 2, -3, -7]
 
 
-def test_a_copy_kept_ahead_leaves_the_bells_words_to_the_page(app: Flask, client: FlaskClient) -> None:
+def test_a_copy_kept_ahead_leaves_the_bells_words_to_the_page(
+    app: Flask, client: FlaskClient
+) -> None:
     """The scoreboard asks for the next deal's form in the background (the copy kept
     ahead, `X-Referee-Ahead`); when that request lands after the bell's words were
     flashed, its answer (a 409 page) must not eat them: the table's card says them."""

@@ -12,8 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from flask_babel import lazy_gettext as _l
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 
 from referee.games.tarot import rules as tarot
 from referee.games.tarot.scoring import ALL_POINTS, Chelem, Contract, Side

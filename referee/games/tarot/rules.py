@@ -357,7 +357,7 @@ class Tarot(Game[Rules, TarotDeal]):
                 who=deal.taker,
                 contract=deal.contract.value,
                 multiplier=multiplier,
-                bouts=deal.bouts,
+                n=deal.bouts,
                 needed=scored.needed,
             ),
             step(
@@ -374,7 +374,7 @@ class Tarot(Game[Rules, TarotDeal]):
             steps.append(step(code, zero, multiplier=multiplier, value=abs(scored.petit)))
         if deal.poignees:
             bonus = sum(POIGNEE[size] for size in deal.poignees)
-            steps.append(step("tarot_poignee", zero, count=len(deal.poignees), value=bonus))
+            steps.append(step("tarot_poignee", zero, n=len(deal.poignees), value=bonus))
         if deal.chelem is not Chelem.NONE:
             steps.append(step("tarot_chelem_" + deal.chelem.value, zero))
         value = deal.value(players)

@@ -61,8 +61,7 @@ VALUES: Final[dict[str, str]] = {
 EXPLANATIONS: Final[dict[str, str]] = {
     "tarot_passed": N_("Everyone passed: the next dealer deals again."),
     "tarot_needed": N_(
-        "{who} took a {contract} (×{multiplier}) with {bouts} {bouts|bout|bouts}: "
-        "{needed} points needed."
+        "{who} took a {contract} (×{multiplier}) with {n} {n|bout|bouts}: {needed} points needed."
     ),
     "tarot_made": N_(
         "{points} points: made by {margin}, (25 + {margin}) × {multiplier} = {value}."
@@ -78,14 +77,13 @@ EXPLANATIONS: Final[dict[str, str]] = {
         "Petit au bout won by the defence: 10 × {multiplier} = {value}, theirs."
     ),
     "tarot_poignee": N_(
-        "{count} {count|poignée|poignées} shown: {value}, never multiplied, to the side "
-        "that won the deal."
+        "{n} {n|poignée|poignées} shown: {value}, never multiplied, to the side that won the deal."
     ),
     "tarot_chelem_announced_made": N_("Chelem announced and made: 400."),
     "tarot_chelem_made": N_("Chelem made without announcing it: 200."),
     "tarot_chelem_announced_failed": N_("Chelem announced and failed: 200 to the defence."),
     "tarot_chelem_defence": N_("Chelem of the defence: 200 to the defence."),
-    "tarot_shares": N_("So {value} for each defender to pay or be paid: {gains}."),
+    "tarot_shares": N_("So {amount} to the taker's side against each defender: {gains}."),
 }
 
 #: Its marks beside a deal on the score sheet.

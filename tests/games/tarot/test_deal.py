@@ -36,8 +36,13 @@ def test_everyone_passed_scores_nothing() -> None:
 
 
 def test_half_points_and_their_bounds() -> None:
-    assert parse_deal({**GARDE, "points": 40.5}, 4).points == Fraction(81, 2)
-    assert dump_deal(parse_deal({**GARDE, "points": 40.5}, 4))["points"] == 40.5
+    """Halves at three and five; at four each side has an even number of cards,
+    every card a half point more than a whole: whole points only."""
+    for players in (3, 5):
+        deal = {**GARDE, "points": 40.5, **({"partner": 1} if players == 5 else {})}
+        assert parse_deal(deal, players).points == Fraction(81, 2)
+        assert dump_deal(parse_deal(deal, players))["points"] == 40.5
+    assert codes({**GARDE, "points": 40.5}) == ["tarot_points_whole"]
     for bad in (40.25, -1, 91.5, "47", True):
         assert codes({**GARDE, "points": bad}) == ["tarot_points"], bad
 
@@ -46,7 +51,8 @@ def test_points_the_bouts_make_impossible() -> None:
     """Three bouts are 13.5 points by themselves; none leaves the defence 13.5."""
     assert codes({**GARDE, "bouts": 3, "points": 13}) == ["tarot_bouts_points"]
     assert codes({**GARDE, "bouts": 0, "points": 78}) == ["tarot_bouts_points"]
-    assert parse_deal({**GARDE, "bouts": 3, "points": 13.5}, 4).bouts == 3
+    assert parse_deal({**GARDE, "bouts": 3, "points": 13.5}, 3).bouts == 3
+    assert parse_deal({**GARDE, "bouts": 3, "points": 14}, 4).bouts == 3
     assert codes({**GARDE, "bouts": 4}) == ["out_of_range"]
 
 
