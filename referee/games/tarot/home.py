@@ -114,7 +114,7 @@ class Tarot(Home):
         taker, partner = deal.get("taker"), deal.get("partner")
         if not isinstance(taker, int) or not 0 <= taker < players:
             return self.sides(players)
-        side = (taker,)
+        side: tuple[int, ...] = (taker,)
         if isinstance(partner, int) and 0 <= partner < players and partner != taker:
             side = tuple(sorted((taker, partner)))
         return (side, tuple(seat for seat in range(players) if seat not in side))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.explain import Step, nothing, step
 from referee.engine.fields import is_int, read_choice, read_int, read_object, read_seat
@@ -255,8 +256,8 @@ class Tarot(Game[Rules, TarotDeal]):
     flags = (
         Flag(
             "deals",
-            "Number of deals",
-            "The game ends after this many deals (0: when the table says).",
+            N_("Number of deals"),
+            N_("The game ends after this many deals (0: when the table marks its last deal)."),
             "docs/RULES.md, \u201cTarot\u201d: Referee's own",
             0,
             999,
