@@ -92,6 +92,21 @@ class Tarot(Home):
         "points": _l("points a deal"),
     }
 
+    def contract_word(self, contract: str, rules: Mapping[str, Any] | None = None) -> Any:
+        """A contract by its name at this table (`rules`: as stored, or the engine's):
+        the petite is the "prise" where the house says so."""
+        small = rules.get("small") if isinstance(rules, Mapping) else getattr(rules, "small", None)
+        if contract == Contract.PETITE.value and small == tarot.Small.PRISE.value:
+            return _l(VALUES[tarot.Small.PRISE.value])
+        return CONTRACTS.get(contract, contract)
+
+    def contract_head(self, contract: str, rules: Any = None) -> Any:
+        """A contract's column head in the taker grid."""
+        small = getattr(rules, "small", None)
+        if contract == Contract.PETITE.value and small == tarot.Small.PRISE.value:
+            return _l("Prise")
+        return CONTRACT_HEADS[contract]
+
     def poignee_trumps(self, players: int) -> tuple[int, ...]:
         """The trumps a poignée shows at this table, by size (1 simple … 3 triple)."""
         return tarot.POIGNEE_TRUMPS.get(players, tarot.POIGNEE_TRUMPS[4])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
@@ -228,6 +229,14 @@ def _marks(deal: Deal) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+class Small(StrEnum):
+    """What the table calls the contract ×1: the FFT gives both names ("la prise ou
+    petite"); the record's contract is `petite` whatever the table says."""
+
+    PETITE = "petite"
+    PRISE = "prise"
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The house rules of a tarot table; by default the table ends the game itself
@@ -235,6 +244,14 @@ class Rules:
 
     #: The game ends after this many deals (0: when the table says).
     deals: int = 0
+    #: The name of the contract ×1 on the table's pages.
+    small: Small = Small.PETITE
+
+    def contract_word(self, contract: Contract) -> str:
+        """The code of a contract's words at this table (`words.VALUES`)."""
+        if contract is Contract.PETITE and self.small is Small.PRISE:
+            return Small.PRISE.value
+        return contract.value
 
 
 FIGURES: Final = (Figure("taken"), Figure("made"), Figure("points", per="deals"))
@@ -261,6 +278,13 @@ class Tarot(Game[Rules, TarotDeal]):
             "docs/RULES.md, \u201cTarot\u201d: Referee's own",
             0,
             999,
+        ),
+        Flag(
+            "small",
+            N_("Name of the smallest contract"),
+            N_("What the table calls the contract ×1; the FFT gives both names."),
+            "docs/RULES.md, \u201cTarot\u201d: the FFT's \u201cla prise ou petite\u201d",
+            choices={Small.PETITE.value: N_("Petite"), Small.PRISE.value: N_("Prise")},
         ),
     )
     default_rules = Rules()
@@ -356,7 +380,7 @@ class Tarot(Game[Rules, TarotDeal]):
                 "tarot_needed",
                 zero,
                 who=deal.taker,
-                contract=deal.contract.value,
+                contract=record.rules.contract_word(deal.contract),
                 multiplier=multiplier,
                 n=deal.bouts,
                 needed=scored.needed,

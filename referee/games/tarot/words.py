@@ -52,6 +52,7 @@ FIELDS: Final[dict[str, str]] = {
 #: The contracts, as the record names them, in the players' words.
 VALUES: Final[dict[str, str]] = {
     "petite": N_("petite"),
+    "prise": N_("prise"),
     "garde": N_("garde"),
     "garde_sans": N_("garde sans le chien"),
     "garde_contre": N_("garde contre le chien"),

@@ -195,3 +195,17 @@ def test_every_deal_of_every_record_adds_up_to_zero(
         steps = game.explain_deal(record, standings, number)
         summed = [sum(s.deltas[seat] for s in steps if s.deltas) for seat in range(players)]
         assert tuple(summed) == standings.deals[number - 1].deltas
+
+
+def test_the_table_may_call_the_petite_a_prise() -> None:
+    """A house rule of words only: the record keeps `petite`, the steps say "prise"."""
+    record = parse_record(
+        tarot([{**GARDE, "contract": "petite", "points": 50}], rules={"small": "prise"})
+    )
+    standings = score_record(record)
+    first = GAMES["tarot"].explain_deal(record, standings, 1)[0]
+    assert first.text(NAMES[:4], "en").startswith("Ana took a prise (×1)")
+    assert standings.deals[0].deltas == (102, -34, -34, -34)  # 9 over 41: 25 + 9
+    with pytest.raises(RulesError) as caught:
+        parse_record(tarot([], rules={"small": "mini"}))
+    assert caught.value.problems[0].code == "unknown_choice"

@@ -202,3 +202,15 @@ def test_a_concours_of_tarot_at_tables_of_four_and_five(
     order = [line.name for line in shown]
     assert [name for name in order if name in ranking] == order
     assert ranking.index(order[0]) < ranking.index(order[-1])
+
+
+def test_a_table_that_says_prise_reads_prise(client: FlaskClient) -> None:
+    client.get("/lang/fr?next=/")
+    new = page(client, "/new?game=tarot")
+    assert "Nom du plus petit contrat" in new
+    token = new_game(client, FIVE[:4], rule_small="prise")
+    form = page(client, f"/g/{token}/deal")
+    assert ">Prise</th>" in form
+    assert deal(client, token, take="2:petite", bouts="1", points="51") == 302
+    assert "Chloé · prise · 1 bout · 51 points" in page(client, f"/g/{token}")
+    assert client.get(f"/g/{token}/export.json").get_json()["rules"]["small"] == "prise"
