@@ -33,6 +33,20 @@ CONTRACT_HEADS: Final = {
 }
 #: The poignées by size, as the form names them (1 simple, 2 double, 3 triple).
 POIGNEES: Final = {1: _l("Simple"), 2: _l("Double"), 3: _l("Triple")}
+#: Who took the petit au bout, as a deal's line says it.
+PETIT_WORDS: Final = {
+    Side.TAKER.value: _l("petit au bout to the taker's side"),
+    Side.DEFENCE.value: _l("petit au bout to the defence"),
+}
+#: A poignée by size, as a deal's line says it.
+POIGNEE_WORDS: Final = {1: _l("simple poignée"), 2: _l("double poignée"), 3: _l("triple poignée")}
+#: A chelem, as a deal's line says it.
+CHELEM_WORDS: Final = {
+    Chelem.ANNOUNCED_MADE.value: _l("chelem announced and made"),
+    Chelem.MADE.value: _l("chelem made, not announced"),
+    Chelem.ANNOUNCED_FAILED.value: _l("chelem announced and failed"),
+    Chelem.DEFENCE.value: _l("chelem of the defence"),
+}
 #: The chelem's cases, as the form offers them.
 CHELEMS: Final = {
     Chelem.ANNOUNCED_MADE.value: _l("announced and made"),
@@ -69,11 +83,16 @@ class Tarot(Home):
         "3 to 5 players, 78 cards; petite, garde, garde sans, garde contre, counted as "
         "the French Tarot Federation counts them."
     )
-    seats_hint: ClassVar[Any] = _l("In the order of play: each player's right-hand neighbour next.")
+    seats_hint: ClassVar[Any] = _l(
+        "Tarot is played to the right: each deal goes to the dealer's right-hand neighbour."
+    )
     contracts: ClassVar[tuple[str, ...]] = tuple(c.value for c in Contract)
     contract_words: ClassVar[Mapping[str, Any]] = CONTRACTS
     contract_heads: ClassVar[Mapping[str, Any]] = CONTRACT_HEADS
     poignees: ClassVar[Mapping[int, Any]] = POIGNEES
+    petit_words: ClassVar[Mapping[str, Any]] = PETIT_WORDS
+    poignee_words: ClassVar[Mapping[int, Any]] = POIGNEE_WORDS
+    chelem_words: ClassVar[Mapping[str, Any]] = CHELEM_WORDS
     chelems: ClassVar[Mapping[str, Any]] = CHELEMS
     all_points: ClassVar[int] = ALL_POINTS
     sample: ClassVar[dict[str, Any] | None] = {
@@ -137,7 +156,8 @@ class Tarot(Home):
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The taker and contract (one grid cell, "seat:contract", or everyone passed),
         the partner at five, the bouts, the points (the taker's side's, or the
-        defence's: the taker's are then the rest of 91), and what "More" holds."""
+        defence's), and what "More" holds. Whatever is typed goes to the engine as
+        typed, which refuses it in words; nothing chosen is no deal at all."""
         take = form.get("take", "")
         if take == PASSED:
             return {"taker": None}
@@ -146,28 +166,24 @@ class Tarot(Home):
         put(deal, "taker", taker or None)
         if contract:
             deal["contract"] = contract
-        if players == 5:
-            put(deal, "partner", form.get("partner"))
+        put(deal, "partner", form.get("partner"))
         put(deal, "bouts", form.get("bouts"))
-        points = read_points(form.get("points"))
-        defence = read_points(form.get("defence"))
-        if points is None and isinstance(defence, int | float) and not isinstance(defence, bool):
-            rest = Fraction(ALL_POINTS) - Fraction(defence)
-            points = int(rest) if rest.denominator == 1 else float(rest)
-        elif points is None:
-            points = defence if defence is not None else None
-        if points is not None:
-            deal["points"] = points
-        if form.get("petit") in (Side.TAKER.value, Side.DEFENCE.value):
+        for box, key in (("points", "points"), ("defence", "defence")):
+            typed = read_points(form.get(box))
+            if typed is not None:
+                deal[key] = typed
+        if form.get("petit"):
             deal["petit_au_bout"] = form["petit"]
-        sizes: list[int] = []
+        sizes: list[Any] = []
         for size in POIGNEES:
-            count = form.get(f"poignee{size}", "").strip()
+            count = form.get(f"poignees{size}", "").strip()
             if count.isdigit():
                 sizes.extend([size] * min(int(count), tarot.MOST_POIGNEES + 1))
+            elif count:
+                sizes.append(count)  # refused by the engine, in words
         if sizes:
             deal["poignees"] = sizes
-        if form.get("chelem") in CHELEMS:
+        if form.get("chelem"):
             deal["chelem"] = form["chelem"]
         if form.get("last"):
             deal["last"] = True
@@ -182,15 +198,15 @@ class Tarot(Home):
         for key in ("partner", "bouts", "chelem"):
             if deal.get(key) is not None:
                 values[key] = str(deal[key])
-        if "points" in deal:
-            points = Fraction(deal["points"])
-            values["points"] = tarot.half(points)  # "47½" reads back as typed
+        for key in ("points", "defence"):
+            if isinstance(deal.get(key), int | float) and not isinstance(deal[key], bool):
+                values[key] = tarot.half(Fraction(deal[key]))  # "47½" reads back as typed
         if deal.get("petit_au_bout"):
             values["petit"] = str(deal["petit_au_bout"])
         for size in POIGNEES:
             count = list(deal.get("poignees", ())).count(size)
             if count:
-                values[f"poignee{size}"] = str(count)
+                values[f"poignees{size}"] = str(count)
         if deal.get("last"):
             values["last"] = "1"
         return values

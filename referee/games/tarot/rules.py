@@ -60,6 +60,10 @@ POIGNEE_TRUMPS: Final = {3: (0, 13, 15, 18), 4: (0, 10, 13, 15), 5: (0, 8, 10, 1
 #: The least card points of a chelem's side: all 91 but a defender's excuse (4½),
 #: kept for a half-point card.
 CHELEM_POINTS: Final = ALL_POINTS - BOUT_POINTS + Fraction(1, 2)
+#: The most points the taker's side can keep when the defence takes every trick: the
+#: dog (6 cards at three and four, 3 at five: the 21, the petit and kings at most)
+#: and its excuse (4, its half-point card given).
+DEFENCE_CHELEM_MOST: Final = {3: 31, 4: 31, 5: 17}
 
 
 def half(points: Fraction) -> str:
@@ -71,7 +75,8 @@ def half(points: Fraction) -> str:
 
 
 _FIELDS: Final = frozenset(
-    {"taker", "contract", "partner", "bouts", "points", "petit_au_bout", "poignees", "chelem"}
+    {"taker", "contract", "partner", "bouts", "points", "defence", "petit_au_bout"}
+    | {"poignees", "chelem"}
     | {"dealer"}
 )
 
@@ -108,21 +113,38 @@ class Deal:
         return shares(players, self.taker, self.partner, self.value(players))
 
 
-def read_points(obj: Mapping[str, object], problems: list[Problem]) -> Fraction | None:
-    """The taker's side's card points: a whole or half number from 0 to 91 (the FFT
-    counts halves)."""
-    if "points" not in obj:
-        problems.append(problem("missing", "points"))
+def read_points(obj: Mapping[str, object], key: str, problems: list[Problem]) -> Fraction | None:
+    """A side's card points (`key`): a whole or half number from 0 to 91 (the FFT
+    counts halves); None when not given or refused."""
+    if key not in obj:
         return None
-    value = obj["points"]
+    value = obj[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        problems.append(problem("tarot_points", "points", value=value))
+        problems.append(problem("tarot_points", key, value=value))
         return None
     halves = Fraction(value) * 2
     if halves.denominator != 1 or not 0 <= value <= ALL_POINTS:
-        problems.append(problem("tarot_points", "points", value=value))
+        problems.append(problem("tarot_points", key, value=value))
         return None
     return Fraction(value)
+
+
+def _taker_points(obj: Mapping[str, object], problems: list[Problem]) -> Fraction | None:
+    """The taker's side's points, as given, or as the rest of 91 when the table
+    counted the defence's (`defence`); both given, they must add up to 91."""
+    points = read_points(obj, "points", problems)
+    defence = read_points(obj, "defence", problems)
+    if "points" not in obj and "defence" not in obj:
+        problems.append(problem("missing", "points"))
+    if defence is None:
+        return points
+    if "points" not in obj:
+        return ALL_POINTS - defence
+    if points is not None and points + defence != ALL_POINTS:
+        problems.append(
+            problem("tarot_points_sum", "defence", points=half(points), defence=half(defence))
+        )
+    return points
 
 
 def parse_deal(raw: object, players: int) -> Deal:
@@ -132,7 +154,8 @@ def parse_deal(raw: object, players: int) -> Deal:
     if obj is None:
         raise RulesError(problems)
     dealer = read_seat(obj, "dealer", players, problems, optional=True)
-    if obj.get("taker") is None:
+    # `"taker": null` is a deal everyone passed; no taker at all is a deal not told.
+    if "taker" in obj and obj["taker"] is None:
         extra = sorted(set(obj) - {"taker", "dealer"})
         if extra:
             problems.append(problem("tarot_passed_with", extra[0]))
@@ -146,7 +169,7 @@ def parse_deal(raw: object, players: int) -> Deal:
     elif "partner" in obj:
         problems.append(problem("tarot_partner", "partner", players=players))
     bouts = read_int(obj, "bouts", problems, 0, 3)
-    points = read_points(obj, problems)
+    points = _taker_points(obj, problems)
     petit = read_choice(obj, "petit_au_bout", Side, problems, optional=True)
     chelem = read_choice(obj, "chelem", Chelem, problems, optional=True) or Chelem.NONE
     poignees = _read_poignees(obj, problems)
@@ -170,6 +193,17 @@ def parse_deal(raw: object, players: int) -> Deal:
             problems.append(problem("tarot_chelem_points", "chelem", points=half(points)))
         if bouts is not None and bouts < 2:
             problems.append(problem("tarot_chelem_bouts", "chelem", bouts=bouts))
+    if chelem is Chelem.ANNOUNCED_FAILED and points == ALL_POINTS:
+        # All 91 points are every card: every trick was the taker's side's.
+        problems.append(problem("tarot_chelem_failed_points", "chelem"))
+    if chelem is Chelem.DEFENCE and points is not None and contract is not None:
+        # The defence took every trick: the taker's side keeps only the dog (not at a
+        # garde contre) and an excuse it held (FFT, "Le chelem").
+        most = DEFENCE_CHELEM_MOST[players] if contract is not Contract.GARDE_CONTRE else 4
+        if points > most:
+            problems.append(
+                problem("tarot_chelem_defence_points", "chelem", most=most, points=half(points))
+            )
     if poignees and sum(POIGNEE_TRUMPS[players][size] for size in poignees) > TRUMPS:
         trumps = sum(POIGNEE_TRUMPS[players][size] for size in poignees)
         problems.append(
@@ -386,7 +420,9 @@ class Tarot(Game[Rules, TarotDeal]):
                 needed=scored.needed,
             ),
             step(
-                "tarot_made" if scored.made else "tarot_failed",
+                ("tarot_made" if scored.margin else "tarot_just_made")
+                if scored.made
+                else "tarot_failed",
                 zero,
                 points=half(deal.points),
                 margin=scored.margin,
@@ -404,7 +440,8 @@ class Tarot(Game[Rules, TarotDeal]):
             steps.append(step("tarot_chelem_" + deal.chelem.value, zero))
         value = deal.value(players)
         gains = tuple((seat, delta) for seat, delta in enumerate(deltas))
-        steps.append(step("tarot_shares", deltas, amount=value, gains=gains))
+        code = "tarot_shares" if value >= 0 else "tarot_shares_lost"
+        steps.append(step(code, deltas, value=abs(value), gains=gains))
         return tuple(steps)
 
     def tally(self, record: Record[Rules, TarotDeal], standings: Standings) -> Tally:

@@ -14,6 +14,17 @@ MESSAGES: Final[dict[str, str]] = {
         "everyone passed: this deal has no {field}, it is dealt again by the next dealer"
     ),
     "tarot_points": N_("{field}: {value} is not a whole or half number of points from 0 to 91"),
+    "tarot_points_sum": N_(
+        "{field}: the two sides' points add up to 91, not {points} and {defence}; type one "
+        "of the two"
+    ),
+    "tarot_chelem_failed_points": N_(
+        "{field}: with all 91 points every trick was the taker's side's: the chelem was made"
+    ),
+    "tarot_chelem_defence_points": N_(
+        "{field}: the defence took every trick, so the taker's side keeps at most {most} "
+        "points (the dog and the excuse), not {points}"
+    ),
     "tarot_points_whole": N_(
         "{field}: at four players each side ends with an even number of cards, so its "
         "points are whole, not {points}"
@@ -44,6 +55,7 @@ MESSAGES: Final[dict[str, str]] = {
 FIELDS: Final[dict[str, str]] = {
     "bouts": NC_("field", "bouts"),
     "points": NC_("field", "points"),
+    "defence": NC_("field", "defence's points"),
     "petit_au_bout": NC_("field", "petit au bout"),
     "poignees": NC_("field", "poignées"),
     "chelem": NC_("field", "chelem"),
@@ -64,6 +76,7 @@ EXPLANATIONS: Final[dict[str, str]] = {
     "tarot_needed": N_(
         "{who} took a {contract} (×{multiplier}) with {n} {n|bout|bouts}: {needed} points needed."
     ),
+    "tarot_just_made": N_("{points} points: just made, 25 × {multiplier} = {value}."),
     "tarot_made": N_(
         "{points} points: made by {margin}, (25 + {margin}) × {multiplier} = {value}."
     ),
@@ -84,13 +97,14 @@ EXPLANATIONS: Final[dict[str, str]] = {
     "tarot_chelem_made": N_("Chelem made without announcing it: 200."),
     "tarot_chelem_announced_failed": N_("Chelem announced and failed: 200 to the defence."),
     "tarot_chelem_defence": N_("Chelem of the defence: 200 to the defence."),
-    "tarot_shares": N_("So {amount} to the taker's side against each defender: {gains}."),
+    "tarot_shares": N_("So {value} to the taker's side from each defender: {gains}."),
+    "tarot_shares_lost": N_("So {value} to each defender from the taker's side: {gains}."),
 }
 
 #: Its marks beside a deal on the score sheet.
 MARKS: Final[dict[str, str]] = {
-    "tarot-made": N_("made"),
-    "tarot-failed": N_("failed"),
+    "tarot-made": N_("contract made"),
+    "tarot-failed": N_("contract failed"),
     "tarot-chelem": N_("chelem"),
 }
 

@@ -123,7 +123,7 @@ def test_the_defence_s_points_more_and_everyone_passed(
     page.locator("#defence").fill("39")
     page.locator("details.tarot-more > summary").click()
     page.locator("label[for=petit_defence]").click()
-    page.locator("label[for=poignee1_1]").click()
+    page.locator("label[for=poignees1_1]").click()
     expect(page.locator(".deal-line")).to_contain_text("Chloé +432")
     shoot(page, f"more-{lang}")
     page.get_by_role("button", name=words["record"]).click()

@@ -54,6 +54,14 @@ def test_every_refusal_is_in_the_players_words() -> None:
         ({**GARDE, "poignees": [3, 2]}, 4, "2 poignées of these sizes need 28 trumps"),
         ({**GARDE, "points": 80, "chelem": "made"}, 4, "87 points or more"),
         ({**GARDE, "bouts": 1, "points": 87, "chelem": "made"}, 3, "2 or 3 bouts, not 1"),
+        ({**GARDE, "defence": 30}, 4, "add up to 91, not 47 and 30"),
+        ({**GARDE, "bouts": 3, "points": 91, "chelem": "announced_failed"}, 4, "was made"),
+        ({**GARDE, "bouts": 0, "points": 20, "chelem": "defence"}, 5, "at most 17 points"),
+        (
+            {**GARDE, "contract": "garde_contre", "bouts": 0, "points": 8, "chelem": "defence"},
+            4,
+            "at most 4 points",
+        ),
     ]
     for raw, players, words in cases:
         message = refused(raw, players)[-1]
@@ -65,6 +73,23 @@ def test_every_refusal_is_in_the_players_words() -> None:
         score_record(parse_record(tarot([{**GARDE, "last": True}, GARDE])))
     assert caught.value.problems[0].code == "tarot_after_end"
     assert "the game ended at deal 1" in caught.value.messages("en")[0]
+
+
+def test_a_deal_not_told_is_not_a_deal_everyone_passed() -> None:
+    """No taker at all (an empty form) is refused; only `"taker": null` passed."""
+    with pytest.raises(RulesError) as caught:
+        parse_deal({}, 4)
+    fields = [p.field for p in caught.value.problems]
+    assert fields == ["taker", "contract", "bouts", "points"]
+    assert parse_deal({"taker": None}, 4).taker is None
+
+
+def test_the_defence_s_points_give_the_taker_s_as_the_rest_of_91() -> None:
+    deal = parse_deal({"taker": 0, "contract": "garde", "bouts": 2, "defence": 44}, 4)
+    assert deal.points == 47
+    both = parse_deal({**GARDE, "defence": 44}, 4)
+    assert both.points == 47
+    assert "Defence's points: 92 is not" in refused({**GARDE, "defence": 92} | {"points": 0})[0]
 
 
 def test_a_half_point_goes_to_the_side_that_wins_at_three_and_five() -> None:
@@ -119,7 +144,7 @@ def test_why_a_deal_scores_in_the_ffts_steps() -> None:
         "Petit au bout won by the defence: 10 × 2 = 20, theirs.",
         "1 poignée shown: 20, never multiplied, to the side that won the deal.",
         (
-            "So +62 to the taker's side against each defender: "
+            "So 62 to the taker's side from each defender: "
             "Ana +186, Bruno −62, Chloé −62, Driss −62."
         ),
     ]
@@ -127,7 +152,7 @@ def test_why_a_deal_scores_in_the_ffts_steps() -> None:
     assert passed == ["Tout le monde a passé\u202f: le donneur suivant redistribue."]
     chelem = [s.text(NAMES[:4], "fr") for s in game.explain_deal(record, standings, 3)]
     assert chelem[0] == "Chloé a pris une petite (×1) avec 3 bouts\u202f: 36 points à faire."
-    assert "Chelem réussi sans annonce\u202f: 200." in chelem
+    assert "Chelem fait sans annonce\u202f: 200." in chelem
 
 
 def test_contracts_taken_and_made_per_player() -> None:
@@ -166,7 +191,12 @@ def _deal(players: int) -> st.SearchStrategy[dict[str, Any]]:
         sizes = draw(st.lists(st.integers(1, 3), max_size=1))
         if sizes:
             deal["poignees"] = sizes
-        chelem = draw(st.sampled_from(["announced_failed", "defence", None]))
+        chelems: list[str | None] = [None]
+        if points < 91:
+            chelems.append("announced_failed")
+        if points <= 4:
+            chelems.append("defence")
+        chelem = draw(st.sampled_from(chelems))
         if chelem:
             deal["chelem"] = chelem
         return deal

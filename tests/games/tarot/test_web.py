@@ -55,7 +55,7 @@ def test_a_tarot_evening_of_five_through_every_page(client: FlaskClient) -> None
     assert "12 points cannot hold 3 bouts" in text
     assert 'value="12"' in text
     # Élise alone (her own king), a garde sans with a simple poignée and the petit lost.
-    more = {"petit": "defence", "poignee1": "1", "poignee2": "0", "poignee3": "0"}
+    more = {"petit": "defence", "poignees1": "1", "poignees2": "0", "poignees3": "0"}
     assert (
         deal(client, token, take="4:garde_sans", partner="4", bouts="3", points="52", **more) == 302
     )
@@ -214,3 +214,29 @@ def test_a_table_that_says_prise_reads_prise(client: FlaskClient) -> None:
     assert deal(client, token, take="2:petite", bouts="1", points="51") == 302
     assert "Chloé · prise · 1 bout · 51 points" in page(client, f"/g/{token}")
     assert client.get(f"/g/{token}/export.json").get_json()["rules"]["small"] == "prise"
+
+
+def test_an_empty_form_is_no_deal_and_every_reason_reaches_the_live_preview(
+    client: FlaskClient,
+) -> None:
+    """Record on an empty form records nothing (only "Everyone passed" passes); the
+    live preview shows the reasons of the defence's box and of the poignées, whose
+    boxes are named after the fields the engine blames."""
+    client.get("/lang/en?next=/")
+    token = new_game(client, FIVE)
+    empty = client.post(f"/g/{token}/deal", data={"action": "save"})
+    assert empty.status_code == 422
+    assert client.get(f"/g/{token}/export.json").get_json()["deals"] == []
+    base = {"take": "1:garde", "partner": "3", "bouts": "2"}
+    typo = client.post(f"/g/{token}/preview.json", data={**base, "defence": "4o"}).get_json()
+    assert "4o" in json.dumps(typo["errors"]["defence"], ensure_ascii=False)
+    both = {**base, "points": "50", "defence": "30", "poignees3": "2"}
+    answer = client.post(f"/g/{token}/preview.json", data=both).get_json()
+    assert "add up to 91" in answer["errors"]["defence"][0]
+    assert "26 trumps" in answer["errors"]["poignees"][0]
+    hostile = {**base, "points": "50", "petit": "both", "chelem": "always", "poignees1": "x"}
+    refused = client.post(f"/g/{token}/deal", data={"action": "save", **hostile})
+    assert refused.status_code == 422
+    four = new_game(client, FIVE[:4])
+    partner = {"take": "0:garde", "partner": "2", "bouts": "2", "points": "50"}
+    assert client.post(f"/g/{four}/deal", data={"action": "save", **partner}).status_code == 422
