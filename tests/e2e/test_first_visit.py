@@ -58,7 +58,11 @@ def test_home_shows_every_game_and_opens_a_sample(
     plays = page.locator("ul.kinds a.button.primary")
     expect(plays).to_have_count(games)
     for index in range(games):
-        assert in_view(page, f"ul.kinds li:nth-child({index + 1}) a.button.primary"), index
+        selector = f"ul.kinds li:nth-child({index + 1}) a.button.primary"
+        bottom = page.evaluate(
+            "(s) => document.querySelector(s).getBoundingClientRect().bottom", selector
+        )
+        assert in_view(page, selector), (index, bottom)
     assert page.locator("a.button.primary").count() == games  # the games' Play alone
     assert page.evaluate(
         """() => document.querySelector("ul.kinds")

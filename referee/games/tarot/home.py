@@ -80,8 +80,7 @@ class Tarot(Home):
     assets: ClassVar[tuple[str, ...]] = ("deal.css",)
     name: ClassVar[Any] = _l("Tarot")
     blurb: ClassVar[Any] = _l(
-        "3 to 5 players, 78 cards; petite, garde, garde sans, garde contre, counted as "
-        "the French Tarot Federation counts them."
+        "3 to 5 players, 78 cards, from the petite to the garde contre; the FFT's count."
     )
     seats_hint: ClassVar[Any] = _l(
         "Tarot is played to the right: each deal goes to the dealer's right-hand neighbour."
