@@ -66,6 +66,7 @@
       if (set.parentElement.closest("fieldset")) return;
       const chosen = [];
       set.querySelectorAll("input:checked").forEach((input) => {
+        if (input.type === "radio" && input.value === "") return; // "No", "none": nothing to say
         // A grid's cell is named by its row and its column; a pill by its label.
         const by = (input.getAttribute("aria-labelledby") || "").split(" ").filter(Boolean);
         const text = by.length
@@ -73,7 +74,7 @@
           : (input.labels && input.labels[0] ? input.labels[0].textContent : "");
         if (text.trim()) chosen.push(text.trim().replace(/\s+/g, " "));
       });
-      set.querySelectorAll("input[inputmode=numeric]").forEach((input) => { if (input.value) chosen.push(input.value); });
+      set.querySelectorAll("input[inputmode=numeric], input[inputmode=decimal]").forEach((input) => { if (input.value) chosen.push(input.value); });
       set.querySelectorAll("select").forEach((select) => { if (select.value) chosen.push(select.selectedOptions[0].text); });
       if (chosen.length) parts.push(chosen.join(", "));
     });

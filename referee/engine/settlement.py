@@ -94,7 +94,7 @@ def by_own_score(scores: Sequence[int], lowest_wins: bool) -> tuple[int, ...]:
     ruling): each player's total is already what he won or lost from the others, so
     his net is his score (in stakes; the sign turned where the lowest total wins).
     Settling every pair's difference would pay each player n times his score, a
-    tarot table five times what it plays for."""
+    table of five five times what it plays for."""
     if sum(scores):
         raise ValueError(f"scores do not sum to zero: {list(scores)}")
     sign = -1 if lowest_wins else 1

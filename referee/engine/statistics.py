@@ -339,8 +339,8 @@ def statistics(games: Sequence[Played]) -> Statistics:
 
 
 def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
-    """Per game type and title (in the order first played: a belote apart from a
-    tarot played as the same kind, "belote" and "Belote" together), each person's
+    """Per game type and title (in the order first played: two games played as
+    the same kind but named apart, "belote" and "Belote" together), each person's
     sums of the tally."""
     kinds: dict[tuple[str, str], str] = {}
     for game in games:

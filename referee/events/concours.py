@@ -8,7 +8,7 @@ time, by the rule and the tie-breaks the director stated before the first round
 (`Ranking`), so that a corrected result moves every rank it touches at once.
 
 - **Rule** `score`: a player's points are the sum of their table scores (the
-  tarot clubs' way), in the game's direction (the lowest first where the lowest
+  card clubs' way), in the game's direction (the lowest first where the lowest
   total wins). Rule `places`: points by place at the table (`Ranking.places`,
   first place first; places shared by equal totals share their points).
 - **Tie-breaks**, in the stated order: `wins` (tables won, shared firsts

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from referee.games import PACKAGES
 from tests.conftest import SCREENSHOTS
 from tests.e2e.conftest import Watch
 
@@ -43,8 +44,9 @@ def test_home_shows_every_game_and_opens_a_sample(
     page, watch, base = phone
     page.goto(f"{base}/lang/{lang}?next=/")
     pictures = page.locator("ul.kinds img")
-    expect(pictures).to_have_count(4)  # Boulmous, Bombu, Pitch, the score pad
-    for index in range(4):
+    games = len(PACKAGES)  # Boulmous, Bombu, Pitch, tarot, the score pad
+    expect(pictures).to_have_count(games)
+    for index in range(games):
         picture = pictures.nth(index)
         expect(picture).to_be_visible()
         # Loaded and drawn (a missing file has no natural size).
@@ -54,10 +56,14 @@ def test_home_shows_every_game_and_opens_a_sample(
     # The games come first: each one's Play in view at once, before the other actions
     # (a new table, the imports, a concours, a season), which are further down.
     plays = page.locator("ul.kinds a.button.primary")
-    expect(plays).to_have_count(4)
-    for index in range(4):
-        assert in_view(page, f"ul.kinds li:nth-child({index + 1}) a.button.primary"), index
-    assert page.locator("a.button.primary").count() == 4  # the games' Play alone
+    expect(plays).to_have_count(games)
+    for index in range(games):
+        selector = f"ul.kinds li:nth-child({index + 1}) a.button.primary"
+        bottom = page.evaluate(
+            "(s) => document.querySelector(s).getBoundingClientRect().bottom", selector
+        )
+        assert in_view(page, selector), (index, bottom)
+    assert page.locator("a.button.primary").count() == games  # the games' Play alone
     assert page.evaluate(
         """() => document.querySelector("ul.kinds")
             .compareDocumentPosition(document.querySelector(".home-others"))

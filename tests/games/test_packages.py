@@ -34,6 +34,16 @@ RULE_WORDS = {
         "contracts?[_ ]left",
     ),
     "pitch": ("pitch", "moons?", "lune", "jokers?", "off[-_ ]?jack", "point[_ ]cards?", "bidder"),
+    "tarot": (
+        "tarot",
+        "bouts?",
+        "poign[ée]es?",
+        "chelems?",
+        "petit[-_ ]au[-_ ]bout",
+        "garde[-_ ]sans",
+        "garde[-_ ]contre",
+        "called[-_ ]king",
+    ),
     "pad": ("pad", "carnet", "score[-_ ]pad", "zero_sum", "somme nulle"),
 }
 
