@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from referee.games.tarot import rules as tarot
+import referee.games.tarot.rules as tarot
 from referee.games.tarot.scoring import ALL_POINTS, Chelem, Contract, Side
 from referee.games.tarot.words import VALUES
 from referee.web.home import Home, Values, put
@@ -78,6 +78,7 @@ class Tarot(Home):
     key: ClassVar[str] = tarot.GAME.key
     template_folder: ClassVar[Path] = Path(__file__).parent / "templates"
     assets: ClassVar[tuple[str, ...]] = ("deal.css",)
+    styles: ClassVar[tuple[str, ...]] = ("marks.css",)
     name: ClassVar[Any] = _l("Tarot")
     blurb: ClassVar[Any] = _l(
         "3 to 5 players, 78 cards, from the petite to the garde contre; the FFT's count."
