@@ -247,8 +247,16 @@ document.querySelectorAll("form.deal-form[data-preview]").forEach((form) => {
   form.addEventListener("input", soon);
   form.addEventListener("change", soon);
   window.addEventListener("online", soon);  // back online: "waits" gives way to the deal
-  // Entries already there (a ?contract= link, a correction, entries kept): said at once.
-  if (form.querySelector("input:checked, input[inputmode=numeric]:not([value=''])")) soon();
+  // A refused deal comes back with the server's reasons: they stay until an entry
+  // changes (a preview says only the reasons of what was touched, and would wipe a
+  // "missing" the server said of an untouched field); the bar says the first.
+  const given = form.querySelector(".field-errors p.error");
+  if (given) {
+    if (line) { hint(); line.firstChild.className = "error"; line.firstChild.textContent = given.textContent; }
+  } else if (form.querySelector("input:checked, input[inputmode=numeric]:not([value=''])")) {
+    // Entries already there (a ?contract= link, a correction, entries kept): said at once.
+    soon();
+  }
 });
 
 // Follow the game: reload the scoreboard when another phone changes it.

@@ -7,6 +7,7 @@ bouts, the points box, Record; at five, the called king's player too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
@@ -56,19 +57,23 @@ CHELEMS: Final = {
 }
 
 
+#: Card points as a table types them: 47, 47,5, 47.5, 47½ (ASCII digits).
+_POINTS: Final = re.compile(
+    r"(?P<whole>[0-9]{1,3})?(?:[.,](?P<part>[0-9]{1,3}))?(?P<half>½)?", re.ASCII
+)
+
+
 def read_points(text: str | None) -> Any:
     """Card points as typed: "47", "47,5", "47.5", "47½"; a whole number as an int,
     a half as a float; anything else as typed, for the engine to refuse in words."""
     raw = " ".join((text or "").split())
     if not raw:
         return None
-    cleaned = raw.replace(" ", "").replace(",", ".").replace("½", ".5")
-    if cleaned.startswith("."):
-        cleaned = "0" + cleaned
-    try:
-        value = Fraction(cleaned)
-    except (ValueError, ZeroDivisionError):
+    found = _POINTS.fullmatch(raw)
+    if found is None or not (found["whole"] or found["part"] or found["half"]):
         return raw
+    whole, tenths, halved = found["whole"] or "0", found["part"], bool(found["half"])
+    value = Fraction(f"{whole}.{tenths}" if tenths else whole) + (Fraction(1, 2) if halved else 0)
     return int(value) if value.denominator == 1 else float(value)
 
 

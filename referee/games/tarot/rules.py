@@ -173,18 +173,43 @@ def parse_deal(raw: object, players: int) -> Deal:
     petit = read_choice(obj, "petit_au_bout", Side, problems, optional=True)
     chelem = read_choice(obj, "chelem", Chelem, problems, optional=True) or Chelem.NONE
     poignees = _read_poignees(obj, problems)
+    # A reason about the points goes to the box the table typed: the defence's,
+    # when it gave only those (its figure then said as typed).
+    typed = "points" if "points" in obj else "defence"
     if players == 4 and points is not None and points.denominator != 1:
         # Every card is worth a half point more than a whole one, and at four each
         # side ends with an even number of cards: whole points only (FFT; the half
         # point goes to the winning side at three and five, `scoring.outcome`).
-        problems.append(problem("tarot_points_whole", "points", points=half(points)))
+        shown = points if typed == "points" else ALL_POINTS - points
+        problems.append(problem("tarot_points_whole", typed, points=half(shown)))
     # Each bout is 4.5 points: the side holding them holds at least those.
     if (
         bouts is not None
         and points is not None
         and (points < BOUT_POINTS * bouts or ALL_POINTS - points < BOUT_POINTS * (3 - bouts))
     ):
-        problems.append(problem("tarot_bouts_points", "points", bouts=bouts, points=half(points)))
+        if typed == "points":
+            problems.append(
+                problem("tarot_bouts_points", "points", bouts=bouts, points=half(points))
+            )
+        else:
+            problems.append(
+                problem(
+                    "tarot_bouts_defence",
+                    "defence",
+                    bouts=bouts,
+                    points=half(points),
+                    defence=half(ALL_POINTS - points),
+                )
+            )
+    # The petit is a bout: the side that took it in the last trick holds one.
+    if (petit is Side.TAKER and bouts == 0) or (petit is Side.DEFENCE and bouts == 3):
+        problems.append(problem("tarot_petit_bouts", "petit_au_bout", bouts=bouts))
+    # Every card to one side is every trick: a chelem, said as such.
+    if chelem is Chelem.NONE and points in (0, ALL_POINTS):
+        problems.append(
+            problem("tarot_chelem_unsaid", "chelem", points=half(points or Fraction(0)))
+        )
     if chelem in (Chelem.ANNOUNCED_MADE, Chelem.MADE) and contract is not Contract.GARDE_CONTRE:
         # Every trick and the dog are the taker's side's; only a defender's excuse
         # stays with him, for a half-point card (FFT, "Le chelem"). At a garde

@@ -25,6 +25,19 @@ MESSAGES: Final[dict[str, str]] = {
         "{field}: the defence took every trick, so the taker's side keeps at most {most} "
         "points (the dog and the excuse), not {points}"
     ),
+    "tarot_bouts_defence": N_(
+        "{field}: {defence} points to the defence leave the taker's side {points}, which "
+        "cannot hold {bouts} {bouts|bout|bouts}: each is worth 4½ points, and the other "
+        "side's bouts too"
+    ),
+    "tarot_petit_bouts": N_(
+        "{field}: the petit is a bout, and the side that took it in the last trick holds "
+        "it: not with {bouts} {bouts|bout|bouts} to the taker's side"
+    ),
+    "tarot_chelem_unsaid": N_(
+        "{field}: {points} points to the taker's side is every card to one side, so every "
+        "trick: say which chelem it was"
+    ),
     "tarot_points_whole": N_(
         "{field}: at four players each side ends with an even number of cards, so its "
         "points are whole, not {points}"

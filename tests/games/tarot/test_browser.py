@@ -116,22 +116,30 @@ def test_the_defence_s_points_more_and_everyone_passed(
     scores = page.url
     page.get_by_role("link", name=words["enter"]).click()
     page.wait_for_load_state("load")
-    # A garde sans for Chloé: the defence counted 39, so she has 52; three bouts, the
-    # petit lost at the end, a simple poignée: (25 + 16) × 4 − 40 + 20 = 144.
+    # Record on the empty form: nothing recorded, and the reason stays in view (the
+    # live preview, asked as the page opens, does not wipe the server's reasons).
+    page.get_by_role("button", name=words["record"]).click()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(1000)
+    expect(page.locator(".deal-line .error")).to_be_visible()
+    expect(page.locator(".take-grid .field-errors p.error")).to_be_visible()
+    assert deals_of(page, scores) == []
+    # A garde sans for Chloé: the defence counted 39, so she has 52; two bouts, the
+    # petit lost at the end, a simple poignée: (25 + 11) × 4 − 40 + 20 = 124.
     page.locator("label[for=take_2_garde_sans]").click()
-    page.locator("label[for=bouts_3]").click()
+    page.locator("label[for=bouts_2]").click()
     page.locator("#defence").fill("39")
     page.locator("details.tarot-more > summary").click()
     page.locator("label[for=petit_defence]").click()
     page.locator("label[for=poignees1_1]").click()
-    expect(page.locator(".deal-line")).to_contain_text("Chloé +432")
+    expect(page.locator(".deal-line")).to_contain_text("Chloé +372")
     shoot(page, f"more-{lang}")
     page.get_by_role("button", name=words["record"]).click()
     page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     assert deals_of(page)[-1] == {
         "taker": 2,
         "contract": "garde_sans",
-        "bouts": 3,
+        "bouts": 2,
         "points": 52,
         "petit_au_bout": "defence",
         "poignees": [1],
@@ -144,6 +152,8 @@ def test_the_defence_s_points_more_and_everyone_passed(
     expect(page.locator(".deal-line .error")).to_contain_text("12")
     page.get_by_role("button", name=words["record"]).click()
     expect(page.locator("main")).to_contain_text("3 bouts")  # "12 points cannot hold 3 bouts"
+    page.wait_for_timeout(1000)  # still said once the page's own preview has answered
+    expect(page.locator(".deal-line .error")).to_contain_text("12")
     assert len(deals_of(page, scores)) == 1
     # Everyone passed: one tap, and the next dealer deals.
     page.locator("label[for=take_passed]").click()

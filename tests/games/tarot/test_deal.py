@@ -67,14 +67,14 @@ def test_a_partner_only_at_five_and_a_chelem_needs_the_tricks_points() -> None:
 
 
 def test_the_extras_score_as_the_ffts_count() -> None:
-    """A garde sans made by 10 with three bouts, the petit lost at the end, a
+    """A garde sans made by 10 with two bouts, the petit lost at the end, a
     simple poignée: 35 × 4 − 40 + 20 = 120 per defender."""
     deal = parse_deal(
         {
             "taker": 1,
             "contract": "garde_sans",
-            "bouts": 3,
-            "points": 46,
+            "bouts": 2,
+            "points": 51,
             "petit_au_bout": "defence",
             "poignees": [1],
         },

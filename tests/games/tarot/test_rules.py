@@ -185,13 +185,16 @@ def _deal(players: int) -> st.SearchStrategy[dict[str, Any]]:
         }
         if players == 5:
             deal["partner"] = draw(st.integers(0, 4))
-        petit = draw(st.sampled_from([None, "taker", "defence"]))
+        petits = [None, *(["taker"] if bouts else []), *(["defence"] if bouts < 3 else [])]
+        petit = draw(st.sampled_from(petits))
         if petit:
             deal["petit_au_bout"] = petit
         sizes = draw(st.lists(st.integers(1, 3), max_size=1))
         if sizes:
             deal["poignees"] = sizes
-        chelems: list[str | None] = [None]
+        chelems: list[str | None] = [None] if 0 < points < 91 else []
+        if points == 91:
+            chelems.append("made")
         if points < 91:
             chelems.append("announced_failed")
         if points <= 4:
@@ -239,3 +242,28 @@ def test_the_table_may_call_the_petite_a_prise() -> None:
     with pytest.raises(RulesError) as caught:
         parse_record(tarot([], rules={"small": "mini"}))
     assert caught.value.problems[0].code == "unknown_choice"
+
+
+def test_the_petit_is_a_bout_and_every_card_is_a_chelem() -> None:
+    """The side that took the petit in the last trick holds a bout; every card to one
+    side is every trick, which the table says as a chelem; a reason about the points
+    goes to the box the table typed (the defence's)."""
+    taker_petit = {**GARDE, "bouts": 0, "points": 60, "petit_au_bout": "taker"}
+    assert "not with 0 bouts" in refused(taker_petit)[-1]
+    defence_petit = {**GARDE, "bouts": 3, "points": 60, "petit_au_bout": "defence"}
+    assert "not with 3 bouts" in refused(defence_petit)[-1]
+    assert "say which chelem" in refused({**GARDE, "bouts": 3, "points": 91})[-1]
+    garde_contre = {"taker": 0, "contract": "garde_contre", "bouts": 0, "points": 0}
+    assert "say which chelem" in refused(garde_contre)[-1]
+    assert parse_deal({**garde_contre, "chelem": "defence"}, 4).deltas(4)[0] == -3 * (81 * 6 + 200)
+    defence = {"taker": 0, "contract": "garde", "bouts": 3, "defence": 79}
+    with pytest.raises(RulesError) as caught:
+        parse_deal(defence, 4)
+    (problem,) = caught.value.problems
+    assert (problem.code, problem.field) == ("tarot_bouts_defence", "defence")
+    assert "79 points to the defence leave the taker's side 12" in caught.value.messages("en")[0]
+    half_at_four = {"taker": 0, "contract": "garde", "bouts": 2, "defence": 40.5}
+    with pytest.raises(RulesError) as caught:
+        parse_deal(half_at_four, 4)
+    assert caught.value.problems[0].field == "defence"
+    assert "not 40½" in caught.value.messages("en")[0]

@@ -57,7 +57,7 @@ def test_a_tarot_evening_of_five_through_every_page(client: FlaskClient) -> None
     # Élise alone (her own king), a garde sans with a simple poignée and the petit lost.
     more = {"petit": "defence", "poignees1": "1", "poignees2": "0", "poignees3": "0"}
     assert (
-        deal(client, token, take="4:garde_sans", partner="4", bouts="3", points="52", **more) == 302
+        deal(client, token, take="4:garde_sans", partner="4", bouts="2", points="52", **more) == 302
     )
     assert deal(client, token, take="passed") == 302
     record = client.get(f"/g/{token}/export.json").get_json()
@@ -67,14 +67,14 @@ def test_a_tarot_evening_of_five_through_every_page(client: FlaskClient) -> None
             "taker": 4,
             "contract": "garde_sans",
             "partner": 4,
-            "bouts": 3,
+            "bouts": 2,
             "points": 52,
             "petit_au_bout": "defence",
             "poignees": [1],
         },
         {"taker": None},
     ]
-    # (25 + 4) × 2 = 58: Bruno +116, Driss +58; (25 + 16) × 4 − 40 + 20 = 144, ×4.
+    # (25 + 4) × 2 = 58: Bruno +116, Driss +58; (25 + 11) × 4 − 40 + 20 = 124, ×4.
     board = page(client, f"/g/{token}")
     assert "Bruno · garde · with Driss · 2 bouts · 44½ points" in board
     assert "Élise · garde sans le chien · alone" in board
