@@ -109,7 +109,10 @@ def test_boulmous_with_a_stake_played_to_the_end(
     # Deal 2: a miscount is refused beside the tricks, the entries kept; then fixed.
     boulmous_deal(page, "Ana", "3", "hearts", ["1", "1", "1", "1"])
     page.get_by_role("button", name="Enregistrer la donne").click()
-    expect(page.get_by_text("Les levées font 4 au total, une donne en compte 6")).to_be_visible()
+    miscount = "Les levées font 4 au total, une donne en compte 6"
+    expect(page.locator(".field-errors").get_by_text(miscount)).to_be_visible()
+    # The bar, always in view, says it too, and the page's own preview leaves it.
+    expect(page.locator(".deal-line .error")).to_have_text(miscount)
     expect(page.locator("#tricks1_1")).to_be_checked()
     check(page, watch)
     page.locator("label[for=tricks0_3]").click()
