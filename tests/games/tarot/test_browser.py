@@ -8,36 +8,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.conftest import SCREENSHOTS
-from tests.e2e.conftest import PHONE, Watch, watched
+from tests.e2e.conftest import Watch
 from tests.e2e.test_phone import check
-from tests.e2e.test_table_loop import COUNTER, SCREEN, WORDS, counted, no_swipe, reset
-from tests.server.conftest import Server
+from tests.e2e.test_table_loop import SCREEN, counted, no_swipe, reset, table
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+__all__ = ["table"]  # the phone fixture, counting taps (tests/e2e/test_table_loop.py)
 
 NAMES = ["Ana", "Bruno", "Chloé", "Driss", "Élise"]
 MORE = {"fr": "Plus", "en": "More"}
 PASSED = {"fr": "Tout le monde a passé", "en": "Everyone passed"}
-
-
-@pytest.fixture(params=["fr", "en"])
-def table(
-    request: pytest.FixtureRequest, browser: Browser, live_server: Server
-) -> Iterator[tuple[Page, Watch, str, dict[str, str]]]:
-    lang = request.param
-    base = f"http://127.0.0.1:{live_server.port}"
-    context = browser.new_context(**{**PHONE, "locale": "fr-FR" if lang == "fr" else "en-US"})
-    context.add_init_script(COUNTER)
-    page, watch = watched(context, base)
-    yield page, watch, base, WORDS[lang]
-    context.close()
 
 
 def shoot(page: Page, name: str) -> None:
