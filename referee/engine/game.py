@@ -150,7 +150,7 @@ class Game(ABC, Generic[R, D]):
 
     def title_under(self, rules: R) -> str:
         """What the table called the game under these house rules (a game that
-        takes any name: "Belote"), kept apart in its statistics; "": its own name."""
+        takes any name: "Rami"), kept apart in its statistics; "": its own name."""
         del rules
         return ""
 

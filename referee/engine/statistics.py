@@ -50,7 +50,7 @@ class Outcome:
     #: (`Game.lowest_wins_under`, `Game.sides_under`); empty sides: each alone.
     lowest_wins: bool = False
     sides: tuple[tuple[int, ...], ...] = ()
-    #: What the table called the game (`Game.title_under`: "Belote", where a game
+    #: What the table called the game (`Game.title_under`: "Rami", where a game
     #: takes any name; "": its own name). Games of one kind and title count together.
     title: str = ""
 
@@ -228,7 +228,7 @@ class GameFigures:
     games: int
     figures: tuple[Figure, ...]
     rows: tuple[FigureRow, ...]
-    #: What the table called these games ("Belote"); "": the game's own name.
+    #: What the table called these games ("Rami"); "": the game's own name.
     title: str = ""
 
 
@@ -340,7 +340,7 @@ def statistics(games: Sequence[Played]) -> Statistics:
 
 def _figures(games: Sequence[Played]) -> tuple[GameFigures, ...]:
     """Per game type and title (in the order first played: two games played as
-    the same kind but named apart, "belote" and "Belote" together), each person's
+    the same kind but named apart, "rami" and "Rami" together), each person's
     sums of the tally."""
     kinds: dict[tuple[str, str], str] = {}
     for game in games:

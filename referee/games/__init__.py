@@ -18,7 +18,7 @@ from typing import Any, Final
 from referee.engine.game import Game
 
 #: The games' packages, in the order the app offers them.
-PACKAGES: Final = ("boulmous", "bombu", "pitch", "tarot", "pad")
+PACKAGES: Final = ("boulmous", "bombu", "pitch", "tarot", "belote", "pad")
 
 #: Each game's rules, by the key the record format names it with.
 GAMES: Final[dict[str, Game[Any, Any]]] = {}

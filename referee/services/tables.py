@@ -448,7 +448,7 @@ DealColumns = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
 def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) -> str:
     """Every deal of the table's games, one line per deal and seat (a spreadsheet's
     long format): game, its kind, what the table called it (a game that takes any
-    name: "Belote"; else empty), its day, deal, seat, person, points, total, then
+    name: "Rami"; else empty), its day, deal, seat, person, points, total, then
     what the deal was (`DEAL_COLUMNS`: taker, partner, bid, contract, repeated on
     each of its lines so that any line filters alone)."""
     out = io.StringIO()

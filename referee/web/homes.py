@@ -42,7 +42,7 @@ def home(game: Any) -> Home:
 
 def game_name(game: Any) -> Any:
     """What a game is called (a game row, or a key): its home's name, or what the
-    table said it plays ("Belote", where a game takes any name), as every page names it."""
+    table said it plays ("Rami", where a game takes any name), as every page names it."""
     if isinstance(game, str):
         return home_of(game).name
     return home_of(game.game).called(game.rules)
