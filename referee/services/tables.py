@@ -505,7 +505,7 @@ def deals_csv(games: Sequence[TableGame], columns: DealColumns | None = None) ->
 def statistics_csv(stats: Statistics) -> str:
     """The statistics, one line per person: games, wins, money per currency, and
     each game type's figures (averages as decimals), a type named by its kind and,
-    where the table named it, that name ("<kind>:Belote:deals")."""
+    where the table named it, that name ("<kind>:Rami:deals")."""
     currencies = [trend.currency for trend in stats.money]
     columns: list[tuple[str, int, int]] = []
     for number, kind in enumerate(stats.figures):

@@ -47,11 +47,11 @@ CASES: list[tuple[str, Any, str, str | None, int | None, str | None]] = [
     ("bad-format", _with(format="referee-game/2"), "format_unknown", "format", None, None),
     (
         "unknown-game",
-        _with(game="belote"),
+        _with(game="rami"),
         "game_unknown",
         "game",
         None,
-        f'Unknown game "belote"; known games: {", ".join(GAMES)}',
+        f'Unknown game "rami"; known games: {", ".join(GAMES)}',
     ),
     ("players-not-list", _with(players="Ana"), "players_not_list", "players", None, None),
     (

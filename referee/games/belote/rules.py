@@ -183,14 +183,14 @@ def _read_announces(
                 problem(
                     "belote_announce_cards",
                     "announces",
-                    side="side_" + side.value,
+                    given="side_" + side.value,
                     cards=max(cards, carres),
                 )
             )
     both = sides[0] + sides[1]
     for kind, most in CARRES_IN_GAME.items():
         if both.count(kind) > most:
-            problems.append(problem("belote_carre_twice", "announces", kind=kind.value, most=most))
+            problems.append(problem("belote_carre_twice", "announces", card=kind.value, most=most))
     return sides[0], sides[1]
 
 

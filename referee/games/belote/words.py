@@ -34,10 +34,10 @@ MESSAGES: Final[dict[str, str]] = {
         "at most"
     ),
     "belote_announce_cards": N_(
-        "{field}: these announcements of {side} need {cards} cards, its two hands hold 16"
+        "{field}: these announcements of {given} need {cards} cards, its two hands hold 16"
     ),
     "belote_carre_twice": N_(
-        "{field}: the game holds {most} {kind} at most, whoever announces {most|it|them}"
+        "{field}: the game holds {most} {card} at most, whoever announces {most|it|them}"
     ),
     "belote_best_needed": N_(
         "{field}: both sides' best announcements are worth {value}: say which side's is "
