@@ -151,7 +151,7 @@ class Belote(Home):
         for side in Side:
             listed: list[Any] = []
             for kind, (_words, most) in ANNOUNCES.items():
-                count = form_value(form.get(f"ann_{side.value}_{kind}"))
+                count = form_value(form.get(f"a_{side.value}_{kind}"))
                 if isinstance(count, int) and 0 <= count <= most:
                     listed.extend([kind] * count)
                 elif count is not None:
@@ -176,7 +176,7 @@ class Belote(Home):
                 for kind in ANNOUNCES:
                     count = list(listed).count(kind) if isinstance(listed, list) else 0
                     if count:
-                        values[f"ann_{side}_{kind}"] = str(count)
+                        values[f"a_{side}_{kind}"] = str(count)
         return values
 
     def deal_sides(

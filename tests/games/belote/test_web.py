@@ -46,7 +46,7 @@ def test_a_belote_evening_through_every_page(client: FlaskClient) -> None:
     text = refused.get_data(as_text=True)
     assert "no side ends with 161 points" in text
     assert 'value="161"' in text
-    more = {"ann_defence_tierce": "1", "ann_taker_tierce": "0"}
+    more = {"a_defence_tierce": "1", "a_taker_tierce": "0"}
     assert deal(client, token, take="0", trump="spades", points="70", **more) == 302
     assert deal(client, token, take="passed") == 302
     record = client.get(f"/g/{token}/export.json").get_json()
@@ -77,3 +77,4 @@ def test_a_coinche_form_offers_the_bids_and_the_coinche(client: FlaskClient, lan
     assert record["rules"]["variant"] == "coinche"
     scored = client.get(f"/api/v1/games/{token}").get_json() if False else None
     del scored
+
