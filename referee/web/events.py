@@ -64,6 +64,7 @@ from referee.web.browser import REMEMBERED, phone_id, remember_in
 from referee.web.cache import CachedPage
 from referee.web.format import money
 from referee.web.forms import messages_of, whole
+from referee.web.home import Home
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
 from referee.web.pages import MAX_FILE_NAME, Page, download
@@ -324,6 +325,7 @@ def new() -> Page:
         errors=errors,
         form=form,
         games=[(key, home_of(key).name) for key in GAMES],
+        usual_rounds=_usual_rounds(),
         formats=[f.value for f in Format],
         tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
         tables_here=_tables_here(),
@@ -332,6 +334,19 @@ def new() -> Page:
         default_zone=default_zone(str(get_locale())),
     )
     return (page, 422) if errors else page
+
+
+def _usual_rounds() -> str:
+    """Each game's usual round, as the new-concours form says it under the length:
+    "8 deals (Rami 12)" (the games whose round differs from most, by name)."""
+    usual = Home.round_length
+    others = [
+        f"{home_of(key).name} {home_of(key).round_length}"
+        for key in GAMES
+        if home_of(key).round_length != usual
+    ]
+    said = ngettext("%(num)d deal", "%(num)d deals", usual)
+    return f"{said} ({', '.join(others)})" if others else said
 
 
 def _tables_here() -> list[tuple[str, str, int]]:
@@ -374,6 +389,8 @@ def _setup(form: Any) -> service.Setup:
 
     kind = form.get("length_kind", "deals")
     length = number(form.get("length"), f"length.{'minutes' if kind == 'minutes' else 'deals'}")
+    if length is None and kind != "minutes" and form.get("game") in GAMES:
+        length = home_of(form["game"]).round_length  # left empty: the game's usual round
     bye_text = form.get("bye", "0").strip()
     places = [
         number(p, f"ranking.places[{i}]")

@@ -162,6 +162,9 @@ class Home(ABC):
     tools: ClassVar[tuple[tuple[str, Any], ...]] = ()
     #: The words of the game's statistics (`Game.figures`' keys), as players say them.
     figure_words: ClassVar[Mapping[str, Any]] = {}
+    #: The deals of a concours round when the director leaves its length empty: the
+    #: game's usual round.
+    round_length: ClassVar[int] = 8
 
     def called(self, rules: Mapping[str, Any]) -> Any:
         """What a game of this kind with these rules (as stored) is called: the

@@ -103,6 +103,8 @@ class Belote(Home):
         "stake": "1",
         "deals": [{"taker": 1, "trump": "hearts", "points": 97, "belote": "taker"}],
     }
+    #: A concours de belote plays rounds of 12 deals.
+    round_length: ClassVar[int] = 12
     figure_words: ClassVar[Mapping[str, Any]] = {
         "taken": _l("contracts taken"),
         "made": _l("contracts made"),

@@ -288,7 +288,10 @@ def dump_deal(deal: Deal) -> dict[str, object]:
             out["belote"] = facts.belote.value
         announces = {
             side.value: [a.value for a in held]
-            for side, held in ((Side.TAKER, facts.taker_announces), (Side.DEFENCE, facts.defence_announces))
+            for side, held in (
+                (Side.TAKER, facts.taker_announces),
+                (Side.DEFENCE, facts.defence_announces),
+            )
             if held
         }
         if announces:
@@ -466,7 +469,9 @@ class Belote(Game[Rules, Deal]):
         ended = 0
         for number, deal in enumerate(record.deals, start=1):
             if ended:
-                problems.append(problem("belote_after_end", "deals", ended_at=ended).at_deal(number))
+                problems.append(
+                    problem("belote_after_end", "deals", ended_at=ended).at_deal(number)
+                )
                 break
             dealer = self.dealer_of(record.first_dealer, number, players)
             problems.extend(
@@ -558,7 +563,9 @@ class Belote(Game[Rules, Deal]):
         steps.append(self._result_step(record.rules, facts, scored, zero))
         won = scored.winner
         if held and won is not None:
-            steps.append(step("belote_held", zero, value=held, side=side if won is Side.TAKER else defence))
+            steps.append(
+                step("belote_held", zero, value=held, side=side if won is Side.TAKER else defence)
+            )
         elif held:
             steps.append(step("belote_still_held", zero, value=held))
         taker_gain = deltas[side[0]]
@@ -568,22 +575,41 @@ class Belote(Game[Rules, Deal]):
         )
         return tuple(steps)
 
-    def _result_step(self, rules: Rules, facts: Facts, scored: Outcome, zero: tuple[int, ...]) -> Step:
+    def _result_step(
+        self, rules: Rules, facts: Facts, scored: Outcome, zero: tuple[int, ...]
+    ) -> Step:
         """Made, failed or in litige, and the sum each side scores by it."""
         counts = {"count": scored.taker_count, "other": scored.defence_count}
         if facts.bid is None:
             if scored.result is Result.MADE:
-                return step("belote_made", zero, **counts, taker=scored.taker, defence=scored.defence)
+                return step(
+                    "belote_made", zero, **counts, taker=scored.taker, defence=scored.defence
+                )
             if scored.result is Result.LITIGE:
-                return step("belote_litige", zero, **counts, defence=scored.defence, held=scored.taker_cards + scored.taker_announces)
+                return step(
+                    "belote_litige",
+                    zero,
+                    **counts,
+                    defence=scored.defence,
+                    held=scored.taker_cards + scored.taker_announces,
+                )
             return step("belote_dedans", zero, **counts, value=scored.defence)
         bid = bid_value(facts.bid)
         capot_bid = isinstance(facts.bid, Special)
         if scored.result is Result.FAILED:
             code = "coinche_capot_failed" if capot_bid else "coinche_failed"
-            return step(code, zero, **counts, bid=bid, multiplier=scored.multiplier, value=scored.defence)
+            return step(
+                code, zero, **counts, bid=bid, multiplier=scored.multiplier, value=scored.defence
+            )
         if scored.multiplier > 1:
-            return step("coinche_made_coinched", zero, **counts, bid=bid, multiplier=scored.multiplier, value=scored.taker)
+            return step(
+                "coinche_made_coinched",
+                zero,
+                **counts,
+                bid=bid,
+                multiplier=scored.multiplier,
+                value=scored.taker,
+            )
         code = "coinche_capot_made" if capot_bid else "coinche_made_" + rules.made.value
         return step(code, zero, **counts, bid=bid, taker=scored.taker, defence=scored.defence)
 
@@ -601,7 +627,11 @@ class Belote(Game[Rules, Deal]):
             taken[deal.taker] += 1
             made[deal.taker] += scored.result is Result.MADE
             if deal.facts.capot is not None:
-                team = team_of(deal.taker) if deal.facts.capot is Side.TAKER else 1 - team_of(deal.taker)
+                team = (
+                    team_of(deal.taker)
+                    if deal.facts.capot is Side.TAKER
+                    else 1 - team_of(deal.taker)
+                )
                 for seat in TEAMS[team]:
                     capots[seat] += 1
         return {"taken": tuple(taken), "made": tuple(made), "capots": tuple(capots)}

@@ -30,8 +30,7 @@ MESSAGES: Final[dict[str, str]] = {
         "{field}: the king and queen of trumps are in one hand, so the belote is one side's"
     ),
     "belote_announces": N_(
-        "{field}: each side's announcements are tierce, cinquante, cent or a carré, eight "
-        "at most"
+        "{field}: each side's announcements are tierce, cinquante, cent or a carré, eight at most"
     ),
     "belote_announce_cards": N_(
         "{field}: these announcements of {given} need {cards} cards, its two hands hold 16"
@@ -86,8 +85,7 @@ EXPLANATIONS: Final[dict[str, str]] = {
     "belote_passed": N_("Everyone passed: the next dealer deals again."),
     "belote_still_held": N_("The {value} points held by the litige wait for the next deal."),
     "belote_took": N_(
-        "{who} took with {trump} as trumps: the taking side must count more than the "
-        "defence."
+        "{who} took with {trump} as trumps: the taking side must count more than the defence."
     ),
     "belote_bid": N_("{who} bid {bid} with {trump} as trumps."),
     "belote_bid_coinche": N_("{who} bid {bid} with {trump} as trumps, coinché (×2)."),

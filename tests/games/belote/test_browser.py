@@ -48,7 +48,8 @@ def deals_of(page: Page) -> list[dict[str, object]]:
 def record_in_view(page: Page, words: dict[str, str]) -> None:
     box = page.get_by_role("button", name=words["record"]).bounding_box()
     assert box is not None
-    assert 0 <= box["y"] and box["y"] + box["height"] <= SCREEN, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= SCREEN, box
 
 
 def one_deal(
@@ -91,7 +92,9 @@ def test_belote_made_dedans_capot_and_litige_in_five_taps(
     # Dedans: Ana at spades with 70: the defence scores 162.
     assert one_deal(page, words, ["take_0", "trump_spades"], "70", "Bruno & Driss +162") == (5, 2)
     # A capot: Chloé at diamonds takes every trick, no digits: 252.
-    assert one_deal(page, words, ["take_2", "trump_diamonds", "capot_taker"], "", "Ana & Chloé +252") == (5, 0)
+    assert one_deal(
+        page, words, ["take_2", "trump_diamonds", "capot_taker"], "", "Ana & Chloé +252"
+    ) == (5, 0)
     # A litige: Driss at clubs, 81 each: the defence scores its 81, his wait.
     assert one_deal(page, words, ["take_3", "trump_clubs"], "81", "Ana & Chloé +81") == (5, 2)
     assert deals_of(page) == [
@@ -135,7 +138,10 @@ def test_coinche_made_and_coinched_failed(
     imported(page, base, tmp_path, {"variant": "coinche"})
     # Made: Bruno bids 100 at hearts and takes 110: 210 to his side, 52.
     taps = ["take_1", "trump_hearts", "bid_100"]
-    assert one_deal(page, words, taps, "110", "Bruno & Driss +210", shot=f"coinche-{lang}") == (6, 3)
+    assert one_deal(page, words, taps, "110", "Bruno & Driss +210", shot=f"coinche-{lang}") == (
+        6,
+        3,
+    )
     # Failed, coinché: Ana bids 120 at spades, coinché, 90: (160 + 120) × 2 = 560.
     taps = ["take_0", "trump_spades", "bid_120", "coinche_coinche"]
     assert one_deal(page, words, taps, "90", "Bruno & Driss +560") == (7, 2)

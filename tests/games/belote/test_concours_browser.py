@@ -97,13 +97,15 @@ def test_a_concours_de_belote_in_fixed_pairs_ranks_as_referee_rank(
     # Every pair's total is its tables' scores: 4 deals a round, 3 rounds.
     data = json.loads(exported.text())
     played = [t for r in data["rounds"] for t in r["tables"]]
-    assert len(played) == 12 and all(t["accepted"] for t in played)
+    assert len(played) == 12
+    assert all(t["accepted"] for t in played)
     for accepted in played:
         game = accepted["game"]
         assert len(game["deals"]) == 4
         scores = score_record(parse_record(game)).scores
         assert accepted["scores"] == list(scores)
-        assert scores[0] == scores[2] and scores[1] == scores[3]  # partners facing
+        assert scores[0] == scores[2]  # partners facing
+        assert scores[1] == scores[3]
     view = director.locator("a", has_text=re.compile("/ev/")).first.get_attribute("href")
     public, public_watch = watched(phones[0], base)
     public.goto(str(view))

@@ -97,8 +97,14 @@ def test_every_refusal_is_in_the_players_words() -> None:
         with pytest.raises(RulesError) as caught:
             parse_deal(raw, 4, variant)
         raised |= {p.code for p in caught.value.problems}
-        assert any(english in m for m in caught.value.messages("en")), (raw, caught.value.messages("en"))
-        assert any(french in m for m in caught.value.messages("fr")), (raw, caught.value.messages("fr"))
+        assert any(english in m for m in caught.value.messages("en")), (
+            raw,
+            caught.value.messages("en"),
+        )
+        assert any(french in m for m in caught.value.messages("fr")), (
+            raw,
+            caught.value.messages("fr"),
+        )
     with pytest.raises(RulesError) as ended:
         score_record(parse_record(belote([TAKEN, TAKEN], deals=1)))
     raised |= {p.code for p in ended.value.problems}
@@ -139,7 +145,14 @@ def test_only_the_best_announcement_scores_and_equal_best_needs_its_winner() -> 
 
 
 def test_the_carres_and_sequences_are_worth_their_values() -> None:
-    values = {"tierce": 20, "cinquante": 50, "cent": 100, "carre": 100, "carre_9": 150, "carre_j": 200}
+    values = {
+        "tierce": 20,
+        "cinquante": 50,
+        "cent": 100,
+        "carre": 100,
+        "carre_9": 150,
+        "carre_j": 200,
+    }
     for kind, value in values.items():
         assert scores([{**TAKEN, "announces": {"taker": [kind]}}]) == [(65, 97 + value)]
 
@@ -162,7 +175,10 @@ def test_a_litige_holds_the_taker_s_points_for_the_next_deal_s_winner() -> None:
         (100 + 81, 62),
     ]
     # Taken back by the takers' side when it wins the next deal as the defence.
-    assert scores([litige, {"taker": 0, "trump": "clubs", "points": 50}]) == [(81, 0), (0, 162 + 81)]
+    assert scores([litige, {"taker": 0, "trump": "clubs", "points": 50}]) == [
+        (81, 0),
+        (0, 162 + 81),
+    ]
     # Two litiges in a row: both wait.
     assert scores([litige, litige, TAKEN])[2] == (65, 97 + 162)
     # Or the taker is dedans (the competition rule).
@@ -220,22 +236,27 @@ def test_the_game_ends_at_the_target_with_more_points_than_the_other_team() -> N
     record = parse_record(belote([{**TAKEN, "capot": "taker", "points": 162}] * 4))
     standings = score_record(record)
     assert standings.scores == (0, 1008, 0, 1008)
-    assert standings.finished and standings.winners == (1, 3)
+    assert standings.finished
+    assert standings.winners == (1, 3)
     # 501 as a house rule; a team level with the other at the target plays on.
     level = [{"taker": 0, "trump": "clubs", "points": 82}, {**TAKEN, "points": 82}]
     standings = score_record(parse_record(belote(level, target=100)))
-    assert standings.scores[0] == standings.scores[1] == 162 and not standings.finished
+    assert standings.scores[0] == standings.scores[1] == 162
+    assert not standings.finished
     standings = score_record(parse_record(belote([*level, TAKEN], target=100)))
-    assert standings.finished and standings.winners == (1, 3)
+    assert standings.finished
+    assert standings.winners == (1, 3)
     # A number of deals instead: the round of a concours.
     standings = score_record(parse_record(belote([TAKEN, TAKEN], deals=2)))
-    assert standings.finished and standings.winners == (1, 3)
+    assert standings.finished
+    assert standings.winners == (1, 3)
 
 
 def test_coinche_plays_to_2000_by_default() -> None:
     record = parse_record(belote([{**BID, "coinche": "surcoinche"}] * 2, variant="coinche"))
     standings = score_record(record)
-    assert standings.scores[1] == 2080 and standings.finished
+    assert standings.scores[1] == 2080
+    assert standings.finished
 
 
 def test_the_deal_passes_to_the_right() -> None:
@@ -279,7 +300,9 @@ def test_why_a_deal_scores_in_the_rule_s_steps() -> None:
 
 
 def test_contracts_taken_made_and_capots_per_player() -> None:
-    record = parse_record(belote([TAKEN, {**TAKEN, "points": 20}, {"taker": 2, "trump": "clubs", "capot": "taker"}]))
+    record = parse_record(
+        belote([TAKEN, {**TAKEN, "points": 20}, {"taker": 2, "trump": "clubs", "capot": "taker"}])
+    )
     tally = GAMES["belote"].tally(record, score_record(record))
     assert tally == {"taken": (0, 2, 1, 0), "made": (0, 1, 1, 0), "capots": (1, 0, 1, 0)}
 
@@ -309,7 +332,10 @@ def deals(draw: st.DrawFn, coinche: bool) -> dict[str, Any]:
     if taker or defence:
         deal["announces"] = {"taker": taker, "defence": defence}
         values = {"tierce": 20, "cinquante": 50, "cent": 100, "carre": 100}
-        best = (max((values[a] for a in taker), default=0), max((values[a] for a in defence), default=0))
+        best = (
+            max((values[a] for a in taker), default=0),
+            max((values[a] for a in defence), default=0),
+        )
         if best[0] == best[1] > 0:
             deal["best"] = draw(st.sampled_from(["taker", "defence", "neither"]))
     return deal
@@ -328,7 +354,8 @@ def test_partners_score_alike_and_a_deal_never_gives_out_less_than_its_cards(
     record = parse_record(belote(raw, **rules))
     standings = score_record(record)
     for number, (deal, result) in enumerate(zip(record.deals, standings.deals, strict=True), 1):
-        assert result.deltas[0] == result.deltas[2] and result.deltas[1] == result.deltas[3]
+        assert result.deltas[0] == result.deltas[2]
+        assert result.deltas[1] == result.deltas[3]
         steps = GAMES["belote"].explain_deal(record, standings, number)
         total = tuple(sum(s.deltas[seat] for s in steps if s.deltas) for seat in range(4))
         assert total == result.deltas

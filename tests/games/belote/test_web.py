@@ -9,9 +9,13 @@ its export."""
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.test_concours import page
+from referee.events.concours import rank
+from referee.events.eventfile import parse_event
+from referee.services import events as service
+from tests.web.test_concours import create, fresh, page, version
 
 FOUR = ["Ana", "Bruno", "Chloé", "Driss"]
 
@@ -68,7 +72,10 @@ def test_a_coinche_form_offers_the_bids_and_the_coinche(client: FlaskClient, lan
     for bid in ("80", "160", "capot", "generale"):
         assert f"id=bid_{bid} " in form
     assert "id=coinche_surcoinche " in form
-    assert deal(client, token, take="2", trump="clubs", bid="110", coinche="coinche", points="90") == 302
+    assert (
+        deal(client, token, take="2", trump="clubs", bid="110", coinche="coinche", points="90")
+        == 302
+    )
     record = client.get(f"/g/{token}/export.json").get_json()
     assert record["deals"] == [
         {"taker": 2, "trump": "clubs", "bid": 110, "coinche": "coinche", "points": 90}
@@ -78,3 +85,58 @@ def test_a_coinche_form_offers_the_bids_and_the_coinche(client: FlaskClient, lan
     scored = client.get(f"/api/v1/games/{token}").get_json() if False else None
     del scored
 
+
+def test_a_concours_de_belote_plays_rounds_of_12_deals_unless_the_director_says(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The length left empty is the game's usual round: 12 deals at belote, 8 at the
+    others; ranked by games won, then points (points by place: 1 and 0, tie-break
+    the table scores)."""
+    client.get("/lang/fr?next=/")
+    new = page(client, "/events/new")
+    assert "8 donnes (Belote 12)" in new
+    token, event = create(
+        app,
+        client,
+        game="belote",
+        length="",
+        format="pairs",
+        rule="places",
+        places="1, 0",
+        tie_breaks=["score", "lot"],
+    )
+    assert event.length_deals == 12
+    _pad, other = create(app, client, game="pad", length="")
+    assert other.length_deals == 8
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    event = fresh(app, event.id)
+    for table in [t for t in event.tables if t.round == 1][:1]:
+        assert table.game_row is not None
+        game = table.game_row.token
+        # Twelve deals: the team of seats 1 and 3 takes and makes 12 times by 82 to 80
+        # (984: under the 1000 that would end the game, and the round, sooner).
+        for _ in range(12):
+            assert deal(client, game, take="0", trump="hearts", points="82") == 302
+        # The thirteenth is not taken: the round is played, the phone goes to the card.
+        moved = client.post(
+            f"/g/{game}/deal",
+            data={"action": "save", "take": "0", "trump": "hearts", "points": "82"},
+        )
+        assert f"/c/{event.play_token}/" in moved.headers["Location"]
+        assert len(client.get(f"/g/{game}/export.json").get_json()["deals"]) == 12
+        names = [p.name for p in event.players]
+        key = service.table_key(event, table.number)
+        opponent = app.test_client()
+        page(opponent, f"/c/{event.play_token}/{table.number}?k={key}")
+        who = names[table.seats[1] - 1]
+        current = version(client, event.view_token)
+        accepted = opponent.post(
+            f"/c/{event.play_token}/{table.number}", data={"who": who, "version": current}
+        )
+        assert accepted.status_code == 302
+        winners = (names[table.seats[0] - 1], names[table.seats[2] - 1])
+    data = client.get(f"/e/{token}/export.json").get_json()
+    shown = rank(parse_event(data).concours)
+    first = shown[0]
+    assert all(name in first.name for name in winners)
+    assert first.points == 1  # one game won
