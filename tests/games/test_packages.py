@@ -44,6 +44,20 @@ RULE_WORDS = {
         "garde[-_ ]contre",
         "called[-_ ]king",
     ),
+    "belote": (
+        "belote",
+        "rebelote",
+        "coinch[ée]?",
+        "surcoinch[ée]?",
+        "contr[ée]e",
+        "dix[-_ ]de[-_ ]der",
+        "dedans",
+        "litiges?",
+        "tierces?",
+        "cinquante",
+        "carr[ée]s?",
+        "g[ée]n[ée]rale",
+    ),
     "pad": ("pad", "carnet", "score[-_ ]pad", "zero_sum", "somme nulle"),
 }
 
