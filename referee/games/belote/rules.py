@@ -595,6 +595,10 @@ class Belote(Game[Rules, Deal]):
                 )
             return step("belote_dedans", zero, **counts, value=scored.defence)
         bid = bid_value(facts.bid)
+        if facts.bid is Special.GENERALE:
+            code = "coinche_generale_" + scored.result.value
+            won = scored.taker if scored.result is Result.MADE else scored.defence
+            return step(code, zero, bid=bid, multiplier=scored.multiplier, value=won)
         capot_bid = isinstance(facts.bid, Special)
         if scored.result is Result.FAILED:
             code = "coinche_capot_failed" if capot_bid else "coinche_failed"

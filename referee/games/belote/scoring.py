@@ -14,7 +14,8 @@ only.
   a "litige": the defence scores its own, the taker's are held for the winner of
   the next deal (or the taker is dedans: a house rule).
 - **Coinche** (contrée): a bid from 80 to 160 by 10, a capot (250) or a générale
-  (500); made when the taking side counts its bid and more than the defence. Made:
+  (500, made or failed, all it scores with the announcements and the belote); made
+  when the taking side counts its bid and more than the defence. Made:
   bid plus points (or the bid alone, or points to the nearest ten: house rules),
   the defence its own points; failed: the defence scores 160 plus the bid. A
   coinche (×2) or surcoinche (×4) multiplies what the winner of the deal scores,
@@ -279,6 +280,13 @@ def outcome(facts: Facts, house: HouseRules) -> Outcome:
         return Outcome(Result.FAILED, taker_bel, all_to_defence + defence_bel, 0, *parts)
     bid = bid_value(facts.bid)
     multiplier = MULTIPLIER[facts.coinche]
+    if facts.bid is Special.GENERALE:
+        # The générale is worth 500 made or failed, nothing else counted but the
+        # announcements and the belote (contree.net: « 500 points pour une générale »).
+        value = bid * multiplier + taker_ann + defence_ann
+        if facts.capot is Side.TAKER:
+            return Outcome(Result.MADE, value + taker_bel, defence_bel, 0, *parts, multiplier)
+        return Outcome(Result.FAILED, taker_bel, value + defence_bel, 0, *parts, multiplier)
     if isinstance(facts.bid, Special):
         made = facts.capot is Side.TAKER
     else:

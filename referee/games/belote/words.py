@@ -135,6 +135,14 @@ EXPLANATIONS: Final[dict[str, str]] = {
         "Not every trick: the bid of {bid} failed. The defence scores (160 + {bid}) × "
         "{multiplier} = {value} with the announcements; the taking side only its belote."
     ),
+    "coinche_generale_made": N_(
+        "Every trick to the taker alone: the générale is made, {bid} × {multiplier}: "
+        "{value} with the announcements and the belote."
+    ),
+    "coinche_generale_failed": N_(
+        "Not every trick to the taker alone: the générale failed, {bid} × {multiplier} "
+        "to the defence: {value} with the announcements and its belote."
+    ),
     "belote_total": N_("So {side} {n|scores|score} {taker}, the other side {defence}."),
 }
 

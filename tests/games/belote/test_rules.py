@@ -229,7 +229,12 @@ def test_capot_and_generale_bids_need_every_trick() -> None:
     missed = {"taker": 1, "trump": "hearts", "bid": "capot", "points": 150}
     assert scores([missed], variant="coinche") == [(410, 0)]
     generale = {**capot, "bid": "generale"}
-    assert scores([generale], variant="coinche", generale=True) == [(0, 500 + 252)]
+    assert scores([generale], variant="coinche", generale=True) == [(0, 500)]
+    lost = {"taker": 1, "trump": "hearts", "bid": "generale", "points": 130, "belote": "taker"}
+    assert scores([lost], variant="coinche", generale=True) == [(500, 20)]
+    assert scores([{**lost, "coinche": "coinche"}], variant="coinche", generale=True) == [
+        (1000, 20)
+    ]
 
 
 def test_the_game_ends_at_the_target_with_more_points_than_the_other_team() -> None:
