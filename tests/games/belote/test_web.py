@@ -8,6 +8,10 @@ its export."""
 
 from __future__ import annotations
 
+import io
+import json
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -16,6 +20,7 @@ from referee.events.concours import rank
 from referee.events.eventfile import parse_event
 from referee.services import events as service
 from tests.web.test_concours import create, fresh, page, version
+from tests.web.test_sheets import pdf_text
 
 FOUR = ["Ana", "Bruno", "Chloé", "Driss"]
 
@@ -61,7 +66,93 @@ def test_a_belote_evening_through_every_page(client: FlaskClient) -> None:
     ]
     board = page(client, f"/g/{token}")
     assert "97 to 65" in board
+    assert "belote to the taking side" in board
     assert "dedans" in board
+    assert "Everyone passed" in board
+    assert "Card points: 97 to the taking side, 65 to the defence." in board
+    assert "70 against 112: dedans. The defence scores 182" in board
+    # A correction: the form comes back with the deal, then saved with the defence's 60.
+    edit = page(client, f"/g/{token}/deal/1/edit")
+    assert re.search(r"value=1\s+checked", edit)
+    assert 'value="97"' in edit
+    version = re.search(r'name="version" value="(\d+)"', edit)
+    assert version is not None
+    fixed = client.post(
+        f"/g/{token}/deal/1/edit",
+        data={
+            "action": "save",
+            "take": "1",
+            "trump": "hearts",
+            "defence": "60",
+            "belote": "taker",
+            "version": version[1],
+        },
+    )
+    assert fixed.status_code == 302, fixed.get_data(as_text=True)
+    assert client.get(f"/g/{token}/export.json").get_json()["deals"][0]["points"] == 102
+    # Undo the deal everyone passed, and the game goes on.
+    now = re.search(r'name="version" value="(\d+)"', page(client, f"/g/{token}"))
+    assert now is not None
+    assert client.post(f"/g/{token}/undo", data={"version": now[1]}).status_code == 302
+    assert len(client.get(f"/g/{token}/export.json").get_json()["deals"]) == 2
+    # Capots to the end: Ana & Chloé reach 1000 first.
+    for _ in range(4):
+        assert deal(client, token, take="2", trump="clubs", capot="taker") == 302
+    board = page(client, f"/g/{token}")
+    assert "Winner" in board
+    # The sheets, the rules, export and import.
+    pages, lines = pdf_text(client.get(f"/g/{token}/sheet.pdf").data)
+    assert pages >= 1
+    sheet = "\n".join(lines)
+    assert "Belote" in sheet
+    assert "capot by the taking side" in sheet
+    blank = client.get(f"/g/{token}/blank.pdf")
+    assert blank.data.startswith(b"%PDF")
+    assert "Game to 1000" in "\n".join(pdf_text(blank.data)[1])
+    assert "dedans" in page(client, f"/g/{token}/rules")
+    imported = client.post(
+        "/import",
+        data={"record": (io.BytesIO(client.get(f"/g/{token}/export.json").data), "b.json")},
+        content_type="multipart/form-data",
+    )
+    assert imported.status_code == 302
+    # The picture, the TV and the statistics at a table.
+    share = page(client, f"/g/{token}/share")
+    view = re.search(r"/v/([A-Za-z0-9_-]+)", share)
+    assert view is not None
+    picture = client.get(f"/v/{view[1]}/picture.png")
+    assert picture.data.startswith(b"\x89PNG")
+    table = client.post("/tables/new", data={"name": "Club"}).headers["Location"]
+    client.post(f"{table}/join", data={"game": token})
+    stats = page(client, f"{table}/statistics")
+    assert "contracts taken" in stats
+    assert "capots" in stats
+    tv = re.search(r"/tv/[A-Za-z0-9_-]+", page(client, f"{table}/share"))
+    assert tv is not None
+    assert "Driss" in page(client, tv[0])
+
+
+def test_the_api_reads_and_writes_a_belote_deal(client: FlaskClient) -> None:
+    token = new_game(client)
+    posted = client.post(
+        f"/api/v1/edit/{token}/deals",
+        data=json.dumps({"deal": {"taker": 0, "trump": "spades", "points": 100}}),
+        content_type="application/json",
+    )
+    assert posted.status_code in (200, 201), posted.get_data(as_text=True)
+    client.get("/lang/fr?next=/")
+    bad = client.post(
+        f"/api/v1/edit/{token}/deals",
+        data=json.dumps(
+            {"deal": {"taker": 0, "trump": "spades", "belote": ["taker", "defence"], "points": 90}}
+        ),
+        content_type="application/json",
+    )
+    assert bad.status_code == 422
+    assert "un seul camp" in json.dumps(bad.get_json(), ensure_ascii=False)
+    assert client.get(f"/g/{token}/export.json").get_json()["deals"] == [
+        {"taker": 0, "trump": "spades", "points": 100}
+    ]
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
