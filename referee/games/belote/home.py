@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 import referee.games.belote.rules as belote
+from referee.engine.game import Standings
 from referee.engine.cards import Suit
 from referee.games.belote.scoring import ALL_POINTS, Announce, Best, Coinche, Side, Special, Variant
 from referee.web.home import Home, Values, form_value, put
@@ -127,6 +129,15 @@ class Belote(Home):
         """A bid by its words: 110, Capot, Générale."""
         return SPECIAL_WORDS.get(str(bid), bid)
 
+    def stage(self, standings: Standings) -> str | None:
+        """The points a litige holds, while they wait for the next deal's winner."""
+        held = standings.extras.get("held")
+        if not isinstance(held, int) or not held:
+            return None
+        return str(
+            gettext("%(held)d points in litige, for the winner of the next deal.", held=held)
+        )
+
     def announces_line(self, side: str, listed: Any) -> str:
         """A side's announcements in a deal's line: "Taking side: tierce, carré"."""
         kinds = listed if isinstance(listed, list) else []
@@ -194,7 +205,7 @@ class Belote(Home):
     def blank_context(self, names: list[str], first_dealer: int, rules: Any) -> dict[str, Any]:
         """The teams' names and the target."""
         teams = [" & ".join(names[seat] for seat in team) for team in belote.TEAMS]
-        return {"teams": teams, "coinche": self.coinche(rules), "goal": rules.goal}
+        return {"teams": teams, "coinche": self.coinche(rules), "target": rules.target}
 
     # --- tables branch: the deals CSV's own columns ---
     def csv_columns(self, deal: Mapping[str, Any]) -> dict[str, Any]:

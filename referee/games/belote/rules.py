@@ -312,7 +312,7 @@ class Rules:
 
     variant: Variant = Variant.BELOTE
     #: The game ends when a team reaches it (0: 1000 at belote, 2000 at coinche).
-    target: int = 0
+    goal: int = 0
     #: The game ends after this many deals instead (0: at the target).
     deals: int = 0
     #: A capot's card points.
@@ -328,9 +328,10 @@ class Rules:
         return HouseRules(self.capot, self.counts, self.made, self.litige)
 
     @property
-    def goal(self) -> int:
-        """The target the game is played to."""
-        return self.target or TARGETS[self.variant]
+    def target(self) -> int | None:
+        """The total the game is played to, as the shared scoreboard reads a game's
+        `target` (its "need 412"); None when it is played to a number of deals."""
+        return None if self.deals else self.goal or TARGETS[self.variant]
 
 
 #: Referee's own and the rule pages' house rules, each declared once.
@@ -343,7 +344,7 @@ FLAGS: Final = (
         choices={Variant.BELOTE.value: N_("Belote"), Variant.COINCHE.value: N_("Coinche")},
     ),
     Flag(
-        "target",
+        "goal",
         N_("Target"),
         N_("The first team to reach it wins."),
         "docs/RULES.md, \u201cBelote and coinche\u201d: 1000, 2000, 501, 1001",
@@ -484,7 +485,7 @@ class Belote(Game[Rules, Deal]):
             if record.rules.deals:
                 if number >= record.rules.deals:
                     ended = number
-            elif max(teams) >= record.rules.goal and teams[0] != teams[1]:
+            elif max(teams) >= (record.rules.target or 0) and teams[0] != teams[1]:
                 ended = number
         check(problems)
         scores = tuple(teams[team_of(seat)] for seat in range(players))
@@ -508,6 +509,8 @@ class Belote(Game[Rules, Deal]):
                 winners_collect(players, winners) if ended else [],
                 False,
             ),
+            # What a litige holds for the next deal's winner (lost if the game ended).
+            extras={"held": 0 if ended else held},
         )
 
     def explain_deal(

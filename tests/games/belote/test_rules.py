@@ -245,10 +245,10 @@ def test_the_game_ends_at_the_target_with_more_points_than_the_other_team() -> N
     assert standings.winners == (1, 3)
     # 501 as a house rule; a team level with the other at the target plays on.
     level = [{"taker": 0, "trump": "clubs", "points": 82}, {**TAKEN, "points": 82}]
-    standings = score_record(parse_record(belote(level, target=100)))
+    standings = score_record(parse_record(belote(level, goal=100)))
     assert standings.scores[0] == standings.scores[1] == 162
     assert not standings.finished
-    standings = score_record(parse_record(belote([*level, TAKEN], target=100)))
+    standings = score_record(parse_record(belote([*level, TAKEN], goal=100)))
     assert standings.finished
     assert standings.winners == (1, 3)
     # A number of deals instead: the round of a concours.

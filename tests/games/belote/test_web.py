@@ -231,3 +231,23 @@ def test_a_concours_de_belote_plays_rounds_of_12_deals_unless_the_director_says(
     first = shown[0]
     assert all(name in first.name for name in winners)
     assert first.points == 1  # one game won
+
+
+def test_the_scoreboard_says_what_each_team_needs_and_what_a_litige_holds(
+    client: FlaskClient,
+) -> None:
+    client.get("/lang/en?next=/")
+    token = new_game(client)
+    assert deal(client, token, take="3", trump="clubs", points="81") == 302
+    board = page(client, f"/g/{token}")
+    assert "81 points in litige, for the winner of the next deal." in board
+    assert "need 919" in board  # Ana & Chloé: the defence's 81 of 1000
+    assert "need 1000" in board  # Bruno & Driss: theirs wait
+    assert deal(client, token, take="0", trump="hearts", points="100") == 302
+    board = page(client, f"/g/{token}")
+    assert "in litige" not in board
+    assert "need 738" in board  # 81 + 100 + 81 held
+    coinche = new_game(client, rule_variant="coinche")
+    assert "need 2000" in page(client, f"/g/{coinche}")
+    rounds = new_game(client, rule_deals="12")
+    assert "need" not in page(client, f"/g/{rounds}")
