@@ -16,8 +16,8 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 import referee.games.belote.rules as belote
-from referee.engine.game import Standings
 from referee.engine.cards import Suit
+from referee.engine.game import Standings
 from referee.games.belote.scoring import ALL_POINTS, Announce, Best, Coinche, Side, Special, Variant
 from referee.web.home import Home, Values, form_value, put
 
