@@ -163,3 +163,39 @@ def test_coinche_made_and_coinched_failed(
     page.wait_for_timeout(500)
     expect(page.locator(".deal-line .error")).to_contain_text("161")
     check(page, watch)
+
+
+def test_a_belote_deal_entered_offline_is_sent_once_and_a_second_phone_sees_it(
+    table: tuple[Page, Watch, str, dict[str, str]], tmp_path: Path
+) -> None:
+    """The network cut under the deal form: the deal is kept on the phone, its line
+    says it in the game's words, and it is recorded once when the network is back;
+    a second phone on the same game then shows it."""
+    page, watch, base, words = table
+    lang = words["lang"]
+    imported(page, base, tmp_path, {})
+    scores = page.url
+    page.get_by_role("link", name=words["enter"]).click()
+    page.wait_for_function("() => window.refereeQueue === true")
+    page.context.set_offline(True)
+    page.locator("label[for=take_2]").click()
+    page.locator("label[for=trump_spades]").click()
+    page.locator("#defence").fill("52")
+    page.locator("label[for=belote_taker]").click()
+    page.get_by_role("button", name=words["record"]).click()
+    waiting = page.locator(".waiting")
+    expect(waiting).to_contain_text("Chloé")
+    shoot(page, f"offline-{lang}")
+    assert page.request.get(scores + "/export.json").json()["deals"] == []
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".waiting")).to_have_count(0, timeout=10000)
+    deals = page.request.get(scores + "/export.json").json()["deals"]
+    assert deals == [{"taker": 2, "trump": "spades", "points": 110, "belote": "taker"}]
+    other = page.context.browser.new_context(viewport={"width": 390, "height": 844})  # type: ignore[union-attr]
+    second = other.new_page()
+    second.goto(f"{base}/lang/{lang}?next={scores.removeprefix(base)}")
+    expect(second.locator(".totals")).to_contain_text("130")  # 110 and the belote
+    expect(second.locator(".totals")).to_contain_text("52")
+    other.close()
+    assert [e for e in watch.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
