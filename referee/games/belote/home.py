@@ -50,6 +50,12 @@ BEST: Final = {
     Best.DEFENCE.value: _l("Defence"),
     Best.NEITHER.value: _l("Neither"),
 }
+#: Whose equal best announcement was the higher, as a deal's line says it.
+BEST_WORDS: Final = {
+    Best.TAKER.value: _l("the taking side's announcement the higher"),
+    Best.DEFENCE.value: _l("the defence's announcement the higher"),
+    Best.NEITHER.value: _l("equal announcements, none scores"),
+}
 #: The coinche levels, as the form offers them.
 COINCHES: Final = {
     "": _l("No"),
@@ -91,6 +97,7 @@ class Belote(Home):
     announce_words: ClassVar[Mapping[str, Any]] = ANNOUNCE_WORDS
     side_words: ClassVar[Mapping[str, Any]] = SIDES
     best_words: ClassVar[Mapping[str, Any]] = BEST
+    best_line: ClassVar[Mapping[str, Any]] = BEST_WORDS
     coinches: ClassVar[Mapping[str, Any]] = COINCHES
     capot_words: ClassVar[Mapping[str, Any]] = CAPOT_WORDS
     belote_words: ClassVar[Mapping[str, Any]] = BELOTE_WORDS
@@ -142,7 +149,7 @@ class Belote(Home):
         """A side's announcements in a deal's line: "Taking side: tierce, carré"."""
         kinds = listed if isinstance(listed, list) else []
         words = ", ".join(str(ANNOUNCE_WORDS.get(kind, kind)) for kind in kinds)
-        return f"{SIDES.get(side, side)}: {words}"
+        return str(gettext("%(side)s: %(announces)s", side=SIDES.get(side, side), announces=words))
 
     def deal_from_form(self, form: Mapping[str, str], players: int, rules: Any) -> dict[str, Any]:
         """The taker (or everyone passed), the trump, at coinche the bid and its
@@ -164,7 +171,7 @@ class Belote(Home):
         for side in Side:
             listed: list[Any] = []
             for kind, (_words, most) in ANNOUNCES.items():
-                count = form_value(form.get(f"a_{side.value}_{kind}"))
+                count = form_value(form.get(f"announces_{side.value[0]}_{kind}"))
                 if isinstance(count, int) and 0 <= count <= most:
                     listed.extend([kind] * count)
                 elif count is not None:
@@ -189,7 +196,7 @@ class Belote(Home):
                 for kind in ANNOUNCES:
                     count = list(listed).count(kind) if isinstance(listed, list) else 0
                     if count:
-                        values[f"a_{side}_{kind}"] = str(count)
+                        values[f"announces_{str(side)[:1]}_{kind}"] = str(count)
         return values
 
     def deal_sides(

@@ -40,6 +40,7 @@ from referee.games.belote.scoring import (
     ANNOUNCE_CARDS,
     ANNOUNCE_VALUE,
     CARRES_IN_GAME,
+    FAILED_BASE,
     SEQUENCES,
     Announce,
     Best,
@@ -58,6 +59,7 @@ from referee.games.belote.scoring import (
     best_of,
     bid_value,
     outcome,
+    round_ten,
 )
 from referee.games.belote.words import WORDS
 
@@ -244,10 +246,13 @@ def parse_deal(raw: object, players: int, variant: Variant, generale: bool = Fal
     capot = _read_side(obj, "capot", problems)
     points = _taker_points(obj, capot, problems)
     belote = _read_side(obj, "belote", problems)
+    before = len(problems)
     taker_announces, defence_announces = _read_announces(obj, problems)
     best = read_choice(obj, "best", Best, problems, optional=True)
     tied = best_of(taker_announces) == best_of(defence_announces) > 0
-    if tied and best is None:
+    if len(problems) > before:
+        pass  # announcements no hand can hold: which is the higher is beside the point
+    elif tied and best is None:
         value = best_of(taker_announces)
         problems.append(problem("belote_best_needed", "best", value=value))
     elif best is not None and not tied:
@@ -346,7 +351,7 @@ FLAGS: Final = (
     Flag(
         "goal",
         N_("Target"),
-        N_("The first team to reach it wins."),
+        N_("The first team to reach it wins (0: 1000 at belote, 2000 at coinche)."),
         "docs/RULES.md, \u201cBelote and coinche\u201d: 1000, 2000, 501, 1001",
         0,
         9999,
@@ -359,6 +364,7 @@ FLAGS: Final = (
         "docs/RULES.md, \u201cBelote and coinche\u201d: a concours' rounds",
         0,
         999,
+        zero=N_("played to the target"),
     ),
     Flag(
         "capot",
@@ -581,7 +587,8 @@ class Belote(Game[Rules, Deal]):
     def _result_step(
         self, rules: Rules, facts: Facts, scored: Outcome, zero: tuple[int, ...]
     ) -> Step:
-        """Made, failed or in litige, and the sum each side scores by it."""
+        """Made, failed or in litige, and the sum each side scores by it; the
+        announcements and the belote are the steps before and the total after."""
         counts = {"count": scored.taker_count, "other": scored.defence_count}
         if facts.bid is None:
             if scored.result is Result.MADE:
@@ -589,36 +596,42 @@ class Belote(Game[Rules, Deal]):
                     "belote_made", zero, **counts, taker=scored.taker, defence=scored.defence
                 )
             if scored.result is Result.LITIGE:
-                return step(
-                    "belote_litige",
-                    zero,
-                    **counts,
-                    defence=scored.defence,
-                    held=scored.taker_cards + scored.taker_announces,
-                )
-            return step("belote_dedans", zero, **counts, value=scored.defence)
+                held = scored.taker_cards + scored.taker_announces
+                return step("belote_litige", zero, **counts, defence=scored.defence, held=held)
+            value = scored.defence - scored.defence_belote
+            return step("belote_dedans", zero, **counts, value=value)
         bid = bid_value(facts.bid)
+        multiplier = scored.multiplier
         if facts.bid is Special.GENERALE:
             code = "coinche_generale_" + scored.result.value
-            won = scored.taker if scored.result is Result.MADE else scored.defence
-            return step(code, zero, bid=bid, multiplier=scored.multiplier, value=won)
+            return step(code, zero, bid=bid, multiplier=multiplier, value=bid * multiplier)
+        doubled = (FAILED_BASE + bid) * multiplier
         capot_bid = isinstance(facts.bid, Special)
         if scored.result is Result.FAILED:
             code = "coinche_capot_failed" if capot_bid else "coinche_failed"
-            return step(
-                code, zero, **counts, bid=bid, multiplier=scored.multiplier, value=scored.defence
-            )
-        if scored.multiplier > 1:
+            return step(code, zero, **counts, bid=bid, multiplier=multiplier, value=doubled)
+        if multiplier > 1:
             return step(
                 "coinche_made_coinched",
                 zero,
                 **counts,
                 bid=bid,
-                multiplier=scored.multiplier,
-                value=scored.taker,
+                multiplier=multiplier,
+                value=doubled,
             )
+        points, defence = scored.taker_cards, scored.defence_cards
+        if rules.made is MadeScores.ROUNDED:
+            points, defence = round_ten(points), round_ten(defence)
         code = "coinche_capot_made" if capot_bid else "coinche_made_" + rules.made.value
-        return step(code, zero, **counts, bid=bid, taker=scored.taker, defence=scored.defence)
+        return step(
+            code,
+            zero,
+            **counts,
+            bid=bid,
+            points=points,
+            value=bid + points,
+            defence=defence,
+        )
 
     def tally(self, record: Record[Rules, Deal], standings: Standings) -> Tally:
         """Per seat: contracts taken, contracts made, capots made by its side."""

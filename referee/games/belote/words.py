@@ -19,8 +19,8 @@ MESSAGES: Final[dict[str, str]] = {
         "of the two"
     ),
     "belote_points_one": N_(
-        "{field}: no side ends with {points} points: the smallest card that counts is a "
-        "jack (2), so the other side cannot have just 1"
+        "{field}: no side ends with {points} {points|point|points}: the smallest card "
+        "that counts is a jack (2), so the other side cannot have just 1"
     ),
     "belote_capot_points": N_(
         "{field}: a capot takes every trick, so every point: not {points} to this side"
@@ -33,10 +33,10 @@ MESSAGES: Final[dict[str, str]] = {
         "{field}: each side's announcements are tierce, cinquante, cent or a carré, eight at most"
     ),
     "belote_announce_cards": N_(
-        "{field}: these announcements of {given} need {cards} cards, its two hands hold 16"
+        "{field}: for {given}, these announcements need {cards} cards, its two hands hold 16"
     ),
     "belote_carre_twice": N_(
-        "{field}: the game holds {most} {card} at most, whoever announces {most|it|them}"
+        "{field}: {card}: the game holds only {most}, whoever announces {most|it|them}"
     ),
     "belote_best_needed": N_(
         "{field}: both sides' best announcements are worth {value}: say which side's is "
@@ -72,6 +72,7 @@ FIELDS: Final[dict[str, str]] = {
 VALUES: Final[dict[str, str]] = {
     "side_taker": N_("the taking side"),
     "side_defence": N_("the defence"),
+    "generale": N_("générale"),
     "tierce": N_("tierce"),
     "cinquante": N_("cinquante"),
     "cent": N_("cent"),
@@ -100,48 +101,53 @@ EXPLANATIONS: Final[dict[str, str]] = {
     ),
     "belote_dedans": N_(
         "{count} against {other}: dedans. The defence scores {value}: 162 (or its capot) "
-        "and every announcement."
+        "and the announcements that score, both sides'."
     ),
     "belote_litige": N_(
         "{count} against {other}: litige. The defence scores its {defence}; the taking "
         "side's {held} wait for the winner of the next deal."
     ),
-    "belote_held": N_("The {value} points held by the litige go to {side}, who won this deal."),
+    "belote_held": N_(
+        "The {value} points held by the litige go to {side}, the winners of this deal."
+    ),
     "coinche_made_bid_points": N_(
-        "{count} for a bid of {bid}: made. The taking side scores {taker} (its bid and "
-        "its points), the defence {defence}."
+        "{count} for a bid of {bid}: made. The taking side scores {bid} + {points} = "
+        "{value}, the defence its {defence}."
     ),
     "coinche_made_bid": N_(
-        "{count} for a bid of {bid}: made. The taking side scores {taker} (its bid), the "
-        "defence {defence}."
+        "{count} for a bid of {bid}: made. The taking side scores its bid, {bid}, the "
+        "defence its {defence}."
     ),
     "coinche_made_rounded": N_(
         "{count} for a bid of {bid}: made. Points to the nearest ten: the taking side "
-        "scores {taker} (its bid and its points), the defence {defence}."
+        "scores {bid} + {points} = {value}, the defence {defence}."
     ),
     "coinche_capot_made": N_(
-        "Every trick taken: the bid of {bid} is made. The taking side scores {taker}, "
-        "the defence {defence}."
+        "Every trick taken: the bid of {bid} is made. The taking side scores {bid} + "
+        "{points} = {value}."
     ),
     "coinche_made_coinched": N_(
         "{count} for a bid of {bid}: made. The taking side scores (160 + {bid}) × "
-        "{multiplier} = {value} and the announcements; the defence only its belote."
+        "{multiplier} = {value}, and the announcements that score, both sides'; the "
+        "defence only its belote."
     ),
     "coinche_failed": N_(
         "{count} for a bid of {bid}: failed. The defence scores (160 + {bid}) × "
-        "{multiplier} = {value} with the announcements; the taking side only its belote."
+        "{multiplier} = {value}, and the announcements that score, both sides'; the "
+        "taking side only its belote."
     ),
     "coinche_capot_failed": N_(
         "Not every trick: the bid of {bid} failed. The defence scores (160 + {bid}) × "
-        "{multiplier} = {value} with the announcements; the taking side only its belote."
+        "{multiplier} = {value}, and the announcements that score, both sides'; the "
+        "taking side only its belote."
     ),
     "coinche_generale_made": N_(
-        "Every trick to the taker alone: the générale is made, {bid} × {multiplier}: "
-        "{value} with the announcements and the belote."
+        "Every trick to the taker alone: the générale is made, {bid} × {multiplier} = "
+        "{value}, and the announcements that score, both sides'."
     ),
     "coinche_generale_failed": N_(
-        "Not every trick to the taker alone: the générale failed, {bid} × {multiplier} "
-        "to the defence: {value} with the announcements and its belote."
+        "Not every trick to the taker alone: the générale failed, {bid} × {multiplier} = "
+        "{value} to the defence, and the announcements that score, both sides'."
     ),
     "belote_total": N_("So {side} {n|scores|score} {taker}, the other side {defence}."),
 }

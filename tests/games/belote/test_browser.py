@@ -116,7 +116,7 @@ def test_belote_made_dedans_capot_and_litige_in_five_taps(
     page.locator("label[for=trump_hearts]").click()
     page.locator("#defence").fill("62")
     page.locator("details.belote-more > summary").click()
-    page.locator("label:has(input[name=a_taker_tierce][value='1'])").click()
+    page.locator("label:has(input[name=announces_t_tierce][value='1'])").click()
     expect(page.locator(".deal-line")).to_contain_text("Bruno & Driss +201")  # 100 + 20 + 81
     shoot(page, f"more-{lang}")
     check(page, watch)

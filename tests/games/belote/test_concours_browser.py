@@ -34,8 +34,12 @@ SUITS = ("hearts", "spades", "diamonds", "clubs")
 
 def enter_deals(phone: Page, game_url: str, table: int, round_: int) -> None:
     """The round's four deals of one table, each as a phone taps it."""
+    phone.goto(game_url + "/deal")
     for deal in range(4):
-        phone.goto(game_url + "/deal")
+        if deal:  # from the scores, as a table does (the page may be reloading itself)
+            phone.wait_for_load_state("load")
+            phone.get_by_role("link", name=re.compile("Saisir la donne")).click()
+            phone.wait_for_url(re.compile(r"/deal$"))
         phone.locator(f"label[for=take_{(table + deal) % 4}]").click()
         phone.locator(f"label[for=trump_{SUITS[(deal + round_) % 4]}]").click()
         points = 40 + (table * 13 + deal * 29 + round_ * 7) % 100
@@ -78,6 +82,8 @@ def test_a_concours_de_belote_in_fixed_pairs_ranks_as_referee_rank(
             opponent.select_option("#who", index=1)
             opponent.get_by_role("button", name="Accepter le résultat").click()
             expect(opponent.locator("body")).to_contain_text("Résultat accepté")
+            # The table's phone, still on the game, is led to the table's card.
+            expect(table).to_have_url(f"{cards}/{number}", timeout=15000)
         director.reload()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     director.screenshot(path=str(SCREENSHOTS / "belote-concours-director.png"), full_page=True)

@@ -66,13 +66,13 @@ def test_every_refusal_is_in_the_players_words() -> None:
         (
             {**TAKEN, "announces": {"taker": ["cent", "cent", "cent", "tierce"]}},
             Variant.BELOTE,
-            "these announcements of the taking side need 18 cards",
+            "for the taking side, these announcements need 18 cards",
             "18",
         ),
         (
             {**TAKEN, "announces": {"taker": ["carre_j"], "defence": ["carre_j"]}},
             Variant.BELOTE,
-            "the game holds 1 carré of jacks at most",
+            "carré of jacks: the game holds only 1",
             "valets",
         ),
         (
@@ -295,7 +295,7 @@ def test_why_a_deal_scores_in_the_rule_s_steps() -> None:
         "Ana & Chloé hold the best announcement: 20.",
         "Belote-rebelote: 20 to Ana & Chloé, whatever the result.",
         "140 against 62: made. Each side scores its own: 140 and 62.",
-        "The 81 points held by the litige go to Ana & Chloé, who won this deal.",
+        "The 81 points held by the litige go to Ana & Chloé, the winners of this deal.",
         "So Ana & Chloé score 221, the other side 62.",
     ]
     total = [sum(s.deltas[seat] for s in steps if s.deltas) for seat in range(4)]
@@ -367,3 +367,45 @@ def test_partners_score_alike_and_a_deal_never_gives_out_less_than_its_cards(
         if deal.taker is not None and not coinche:
             assert result.deltas[0] + result.deltas[1] >= 0
     assert standings.scores[0] == standings.scores[2]
+
+
+def test_the_why_s_equations_are_the_rule_s_and_the_rest_is_said_apart() -> None:
+    """A coinche's "(160 + bid) × 4 =" is that product; the announcements and the
+    belote are their own steps, the total the last (the fresh-eyes trial's find)."""
+    record = parse_record(
+        belote(
+            [
+                {
+                    **BID,
+                    "bid": 80,
+                    "coinche": "surcoinche",
+                    "points": 100,
+                    "belote": "taker",
+                    "announces": {"taker": ["cinquante"]},
+                },
+            ],
+            variant="coinche",
+        )
+    )
+    standings = score_record(record)
+    lines = [render(s, NAMES, "en") for s in GAMES["belote"].explain_deal(record, standings, 1)]
+    assert any("(160 + 80) × 4 = 960," in line for line in lines), lines
+    assert lines[-1] == "So Bruno & Driss score 1030, the other side 0."
+    classic = parse_record(belote([{**TAKEN, "points": 40, "belote": "defence"}]))
+    lines = [
+        render(s, NAMES, "en")
+        for s in GAMES["belote"].explain_deal(classic, score_record(classic), 1)
+    ]
+    assert any("The defence scores 162: 162 (or its capot)" in line for line in lines), lines
+    assert lines[-1] == "So Bruno & Driss score 0, the other side 182."
+
+
+def test_a_capot_is_252_or_250_and_nothing_else() -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_record(belote([], capot=300))
+    assert "300" in caught.value.messages("en")[0]
+    assert "252, 250" in caught.value.messages("fr")[0]
+
+
+def test_one_point_is_said_in_the_singular() -> None:
+    assert any("no side ends with 1 point:" in m for m in refused({**TAKEN, "points": 1}))

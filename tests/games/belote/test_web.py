@@ -55,7 +55,7 @@ def test_a_belote_evening_through_every_page(client: FlaskClient) -> None:
     text = refused.get_data(as_text=True)
     assert "no side ends with 161 points" in text
     assert 'value="161"' in text
-    more = {"a_defence_tierce": "1", "a_taker_tierce": "0"}
+    more = {"announces_d_tierce": "1", "announces_t_tierce": ""}
     assert deal(client, token, take="0", trump="spades", points="70", **more) == 302
     assert deal(client, token, take="passed") == 302
     record = client.get(f"/g/{token}/export.json").get_json()
@@ -251,3 +251,26 @@ def test_the_scoreboard_says_what_each_team_needs_and_what_a_litige_holds(
     assert "need 2000" in page(client, f"/g/{coinche}")
     rounds = new_game(client, rule_deals="12")
     assert "need" not in page(client, f"/g/{rounds}")
+
+
+def test_every_reason_reaches_the_form_and_the_live_preview(client: FlaskClient) -> None:
+    """A bid sent to classic belote is refused with its reason on the form; the
+    announcements' reasons reach the live preview (their boxes are named after the
+    record's field)."""
+    client.get("/lang/en?next=/")
+    token = new_game(client)
+    refused = client.post(
+        f"/g/{token}/deal",
+        data={"action": "save", "take": "0", "trump": "hearts", "points": "100", "bid": "90"},
+    )
+    assert refused.status_code == 422
+    assert "classic belote has no bids" in refused.get_data(as_text=True)
+    too_many = {"take": "0", "trump": "hearts", "points": "100"}
+    too_many.update({"announces_t_cinquante": "2", "announces_t_cent": "2"})
+    answer = client.post(f"/g/{token}/preview.json", data=too_many).get_json()
+    assert "need 18 cards" in answer["errors"]["announces"][0]
+    jacks = {"take": "0", "trump": "hearts", "points": "100"}
+    jacks.update({"announces_t_carre_j": "1", "announces_d_carre_j": "1"})
+    answer = client.post(f"/g/{token}/preview.json", data=jacks).get_json()
+    assert "carré of jacks: the game holds only 1" in answer["errors"]["announces"][0]
+    assert "best" not in answer["errors"]
