@@ -62,8 +62,9 @@ from referee.services.tables import people_at
 from referee.web.board import ordinal
 from referee.web.browser import REMEMBERED, phone_id, remember_in
 from referee.web.cache import CachedPage
+from referee.web.catalog import default_rules
 from referee.web.format import money
-from referee.web.forms import messages_of, whole
+from referee.web.forms import messages_of, rules_from_form, whole
 from referee.web.home import Home
 from referee.web.homes import home_of
 from referee.web.hosts import public_url
@@ -326,6 +327,7 @@ def new() -> Page:
         form=form,
         games=[(key, home_of(key).name) for key in GAMES],
         usual_rounds=_usual_rounds(),
+        game_rules=[(key, home_of(key).flags, default_rules(key)) for key in GAMES],
         formats=[f.value for f in Format],
         tie_breaks=[(t, _(NAMES[t])) for t in TIE_BREAKS],
         tables_here=_tables_here(),
@@ -334,6 +336,21 @@ def new() -> Page:
         default_zone=default_zone(str(get_locale())),
     )
     return (page, 422) if errors else page
+
+
+def _house_rules(form: Any) -> dict[str, Any]:
+    """The chosen game's house rules, as the form states them: each game's boxes are
+    named `rule_<game>_<flag>` (the form holds every game's, the chosen one's shown),
+    read as the new-game form reads its own; the engine checks them."""
+    game = form.get("game", "")
+    if game not in GAMES:
+        return {}
+    prefix = f"rule_{game}_"
+    own = {f"rule_{k.removeprefix(prefix)}": v for k, v in form.items() if k.startswith(prefix)}
+    given = rules_from_form(home_of(game).flags, own)
+    # Only what differs from the game's usual rules: the file states the house's own.
+    usual = default_rules(game)
+    return {name: value for name, value in given.items() if usual.get(name) != value}
 
 
 def _usual_rounds() -> str:
@@ -415,6 +432,7 @@ def _setup(form: Any) -> service.Setup:
     return service.Setup(
         name=form.get("name", ""),
         game=form.get("game", ""),
+        rules=_house_rules(form),
         format=form.get("format", "individual"),
         table_size=size or 4,
         rounds=rounds if rounds is not None else 0,

@@ -274,3 +274,41 @@ def test_every_reason_reaches_the_form_and_the_live_preview(client: FlaskClient)
     answer = client.post(f"/g/{token}/preview.json", data=jacks).get_json()
     assert "carré of jacks: the game holds only 1" in answer["errors"]["announces"][0]
     assert "best" not in answer["errors"]
+
+
+def test_a_concours_states_its_game_s_house_rules_and_every_table_plays_by_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The new-concours form holds each game's house rules, folded under its name;
+    the chosen game's are the event's, and each table's game plays by them: a
+    concours de coinche with the competition's litige."""
+    client.get("/lang/en?next=/")
+    form = page(client, "/events/new")
+    assert "House rules of the game" in form
+    assert 'name="rule_belote_variant"' in form
+    assert 'name="rule_tarot_small"' in form
+    rules = {"rule_belote_variant": "coinche", "rule_belote_litige": "dedans"}
+    # Another game's boxes sent along are not this concours's.
+    rules["rule_tarot_small"] = "prise"
+    token, event = create(app, client, game="belote", length="4", **rules)
+    assert event.rules == {"variant": "coinche", "litige": "dedans"}
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    table = next(t for t in fresh(app, event.id).tables if t.round == 1)
+    assert table.game_row is not None
+    assert "id=bid_80 " in page(client, f"/g/{table.game_row.token}/deal")
+    # A house rule the game does not have is refused in words, the form kept.
+    refused = client.post(
+        "/events/new",
+        data={
+            "name": "Concours",
+            "game": "belote",
+            "rounds": "3",
+            "length": "4",
+            "players": "\n".join(f"Joueur {n}" for n in range(1, 9)),
+            "rule_belote_capot": "300",
+        },
+    )
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "300" in text
+    assert '<details class="game-rules" open>' in text
