@@ -119,6 +119,14 @@ def test_a_concours_de_belote_in_fixed_pairs_ranks_as_referee_rank(
     names = [line["name"] for line in lines]
     assert [shown.index(name) for name in names] == sorted(shown.index(name) for name in names)
     public.screenshot(path=str(SCREENSHOTS / "belote-concours-ranking.png"), full_page=True)
+    # The TV at the club's wall: the same order, in big type.
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="fr-FR")
+    tv, tv_watch = watched(screen, base)
+    tv.goto(f"{view}/tv")
+    expect(tv.locator("body")).to_contain_text(names[0])
+    tv.screenshot(path=str(SCREENSHOTS / "belote-concours-tv.png"))
+    assert tv_watch.errors == []
+    screen.close()
     for page, watch in (
         (director, director_watch),
         (table, table_watch),
