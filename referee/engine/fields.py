@@ -32,6 +32,17 @@ def read_object(
     return raw
 
 
+def everyone_passed(obj: Mapping[str, object], code: str, problems: list[Problem]) -> bool:
+    """Whether the deal is one everyone passed (`"taker": null`; no taker at all is a
+    deal not told); anything it tells besides its dealer is refused (`code`)."""
+    if "taker" not in obj or obj["taker"] is not None:
+        return False
+    extra = sorted(set(obj) - {"taker", "dealer"})
+    if extra:
+        problems.append(problem(code, extra[0]))
+    return True
+
+
 def is_int(value: object) -> bool:
     """True for a JSON whole number (not a boolean, which Python counts as an int)."""
     return isinstance(value, int) and not isinstance(value, bool)

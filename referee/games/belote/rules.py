@@ -22,7 +22,7 @@ from referee.engine.cards import Suit
 from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.explain import Step, nothing, step
-from referee.engine.fields import is_int, read_choice, read_object, read_seat
+from referee.engine.fields import everyone_passed, is_int, read_choice, read_object, read_seat
 from referee.engine.flags import Flag
 from referee.engine.game import (
     DealResult,
@@ -228,11 +228,7 @@ def parse_deal(raw: object, players: int, variant: Variant, generale: bool = Fal
     if obj is None:
         raise RulesError(problems)
     dealer = read_seat(obj, "dealer", players, problems, optional=True)
-    # `"taker": null` is a deal everyone passed; no taker at all is a deal not told.
-    if "taker" in obj and obj["taker"] is None:
-        extra = sorted(set(obj) - {"taker", "dealer"})
-        if extra:
-            problems.append(problem("belote_passed_with", extra[0]))
+    if everyone_passed(obj, "belote_passed_with", problems):
         check(problems)
         return Deal(None, dealer=dealer)
     taker = read_seat(obj, "taker", players, problems)
