@@ -120,6 +120,13 @@ class Belote(Home):
         "capots": _l("capots"),
     }
 
+    def called(self, rules: Mapping[str, Any]) -> Any:
+        """A coinche is called so wherever the game is named (its title, the table's
+        evening, the home's list), as its statistics keep it apart."""
+        if isinstance(rules, Mapping) and rules.get("variant") == Variant.COINCHE.value:
+            return _l("Coinche")
+        return self.name
+
     def coinche(self, rules: Any) -> bool:
         """Whether the table plays coinche (`rules`: the engine's)."""
         return getattr(rules, "variant", None) is Variant.COINCHE

@@ -248,7 +248,9 @@ def test_the_scoreboard_says_what_each_team_needs_and_what_a_litige_holds(
     assert "in litige" not in board
     assert "need 738" in board  # 81 + 100 + 81 held
     coinche = new_game(client, rule_variant="coinche")
-    assert "need 2000" in page(client, f"/g/{coinche}")
+    board = page(client, f"/g/{coinche}")
+    assert "need 2000" in board
+    assert '<h1 id="title">Coinche</h1>' in board  # named so wherever the game is
     rounds = new_game(client, rule_deals="12")
     assert "need" not in page(client, f"/g/{rounds}")
 
