@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from referee.engine.errors import Problem, check, problem
+from referee.engine.errors import Problem, check
 from referee.engine.fields import read_bool, read_choice, read_int, read_line, read_object
 
 R = TypeVar("R")
@@ -70,14 +70,7 @@ def read_flags(
         elif isinstance(default, str):
             given[flag.name] = read_line(raw, flag.name, problems, flag.high)
         else:
-            number = read_int(raw, flag.name, problems, flag.low, flag.high, True)
-            if number is not None and flag.numbers and number not in flag.numbers:
-                # A game's variants by their number: one of them, never another.
-                problems.append(
-                    problem("unknown_choice", flag.name, value=number, choices=flag.numbers)
-                )
-                number = None
-            given[flag.name] = number
+            given[flag.name] = read_int(raw, flag.name, problems, flag.low, flag.high, True)
     return given
 
 

@@ -23,7 +23,7 @@ from referee.engine.catalog import N_
 from referee.engine.errors import Problem, RulesError, check, problem
 from referee.engine.explain import Step, nothing, step
 from referee.engine.fields import everyone_passed, is_int, read_choice, read_object, read_seat
-from referee.engine.flags import Flag
+from referee.engine.flags import Flag, read_flags
 from referee.engine.game import (
     DealResult,
     Figure,
@@ -33,6 +33,7 @@ from referee.engine.game import (
     Standings,
     Tally,
     dealer_problems,
+    with_flags,
 )
 from referee.engine.settlement import money_of, winners_collect
 from referee.games.belote.scoring import (
@@ -71,6 +72,8 @@ TEAMS: Final = ((0, 2), (1, 3))
 LOWEST_BID: Final = 80
 HIGHEST_BID: Final = 160
 BIDS: Final = tuple(range(LOWEST_BID, HIGHEST_BID + 1, 10))
+#: A capot's card points, as the house counts them.
+CAPOTS: Final = (252, 250)
 #: The cards of a side: two hands of eight.
 SIDE_CARDS: Final = 16
 #: The usual targets: 1000 at belote, 2000 at coinche.
@@ -367,7 +370,7 @@ FLAGS: Final = (
         N_("Capot"),
         N_("The card points of a side that takes every trick."),
         "docs/RULES.md, \u201cBelote and coinche\u201d: 252 or 250",
-        numbers=(252, 250),
+        numbers=CAPOTS,
     ),
     Flag(
         "counts",
@@ -438,6 +441,17 @@ class Belote(Game[Rules, Deal]):
     words = WORDS
     #: Played for a stake by the game, each player who did not win pays each winner.
     stakes_to_winners = True
+
+    def parse_rules(self, raw: Mapping[str, object]) -> Rules:
+        """Read the flags (a missing one takes its default); a capot counts 252 or
+        250, nothing else."""
+        problems: list[Problem] = []
+        given = read_flags(FLAGS, Rules(), raw, problems)
+        capot = given["capot"]
+        if capot is not None and capot not in CAPOTS:
+            problems.append(problem("belote_capot_rule", "capot", value=capot))
+        check(problems)
+        return with_flags(Rules(), given)
 
     def title_under(self, rules: Rules) -> str:
         """Coinche is kept apart from belote in the statistics."""

@@ -54,6 +54,7 @@ MESSAGES: Final[dict[str, str]] = {
         "{field}: this table does not play the générale (a house rule of the new game)"
     ),
     "belote_coinche_unbid": N_("{field}: only a bid can be coinché, and this deal has none"),
+    "belote_capot_rule": N_("{field}: a capot counts 252 or 250 card points, not {value}"),
     "belote_after_end": N_("the game ended at deal {ended_at}; no deal may follow"),
 }
 

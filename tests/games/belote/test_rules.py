@@ -109,6 +109,9 @@ def test_every_refusal_is_in_the_players_words() -> None:
         score_record(parse_record(belote([TAKEN, TAKEN], deals=1)))
     raised |= {p.code for p in ended.value.problems}
     assert "the game ended at deal 1" in ended.value.messages("en")[0]
+    with pytest.raises(RulesError) as capot:
+        GAMES["belote"].parse_rules({"capot": 251})
+    raised |= {p.code for p in capot.value.problems}
     assert raised == CODES
 
 
@@ -403,8 +406,8 @@ def test_the_why_s_equations_are_the_rule_s_and_the_rest_is_said_apart() -> None
 def test_a_capot_is_252_or_250_and_nothing_else() -> None:
     with pytest.raises(RulesError) as caught:
         parse_record(belote([], capot=300))
-    assert "300" in caught.value.messages("en")[0]
-    assert "252, 250" in caught.value.messages("fr")[0]
+    assert "a capot counts 252 or 250 card points, not 300" in caught.value.messages("en")[0]
+    assert "252 ou 250" in caught.value.messages("fr")[0]
 
 
 def test_one_point_is_said_in_the_singular() -> None:
