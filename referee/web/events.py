@@ -185,7 +185,16 @@ def words(event: Event) -> dict[str, Any]:
     ranking = event.ranking or {}
     rule = _(NAMES[f"rule-{ranking.get('rule', Rule.SCORE.value)}"])
     breaks = [_(NAMES[t]) for t in ranking.get("tie_breaks", [])]
-    return {"rule": rule, "breaks": breaks, "game_name": home_of(event.game).name}
+    this = home_of(event.game)
+    stated = event.rules or {}
+    usual = default_rules(event.game)
+    # The house rules every table plays by, where they are not the game's usual ones.
+    house = [
+        _("%(rule)s: %(value)s", rule=flag.label, value=flag.words(stated[flag.name]))
+        for flag in this.flags
+        if flag.name in stated and stated[flag.name] != usual.get(flag.name)
+    ]
+    return {"rule": rule, "breaks": breaks, "game_name": this.called(stated), "house": house}
 
 
 def _clock(event: Event) -> dict[str, Any]:

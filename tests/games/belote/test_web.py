@@ -294,6 +294,13 @@ def test_a_concours_states_its_game_s_house_rules_and_every_table_plays_by_them(
     rules["rule_tarot_small"] = "prise"
     token, event = create(app, client, game="belote", length="4", **rules)
     assert event.rules == {"variant": "coinche", "litige": "dedans"}
+    # Stated to everyone before the first round, the game called as the table plays it.
+    public = page(client, f"/ev/{event.view_token}")
+    assert "Coinche ·" in public
+    assert (
+        "House rules: Game: Coinche; Litige (equal counts, at belote): The taker is dedans."
+        in public
+    )
     client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
     table = next(t for t in fresh(app, event.id).tables if t.round == 1)
     assert table.game_row is not None
