@@ -494,10 +494,11 @@ class Belote(Game[Rules, Deal]):
             problems.extend(
                 p.at_deal(number) for p in dealer_problems(deal.dealer, dealer, record.players)
             )
-            gained, held, _won = deal_gains(deal, house, held)
+            scored = deal.outcome(house)
+            gained, held = deal_gains(deal.taker, scored, held)
             teams = [t + g for t, g in zip(teams, gained, strict=True)]
             deltas = tuple(gained[team_of(seat)] for seat in range(players))
-            results.append(DealResult(deltas, dealer, _marks(deal, deal.outcome(house))))
+            results.append(DealResult(deltas, dealer, _marks(deal, scored)))
             if record.rules.deals:
                 if number >= record.rules.deals:
                     ended = number
@@ -667,29 +668,28 @@ class Belote(Game[Rules, Deal]):
         return {"taken": tuple(taken), "made": tuple(made), "capots": tuple(capots)}
 
 
-def deal_gains(deal: Deal, house: HouseRules, held: int) -> tuple[tuple[int, int], int, int | None]:
-    """What each team (0, 1) scores by a deal, the points held after it, and the
-    team that won it (None: a deal passed or a litige)."""
-    scored = deal.outcome(house)
-    if deal.taker is None or scored is None:
-        return (0, 0), held, None
-    taker_team = team_of(deal.taker)
+def deal_gains(taker: int | None, scored: Outcome | None, held: int) -> tuple[tuple[int, int], int]:
+    """What each team (0, 1) scores by a deal (its taker and what it gave), and the
+    points a litige holds after it."""
+    if taker is None or scored is None:
+        return (0, 0), held
+    taker_team = team_of(taker)
     gained = [0, 0]
     gained[taker_team] += scored.taker
     gained[1 - taker_team] += scored.defence
     won = scored.winner
     if won is None:  # a litige: the taker's points wait, with any already waiting
-        return (gained[0], gained[1]), held + scored.held, None
+        return (gained[0], gained[1]), held + scored.held
     team = taker_team if won is Side.TAKER else 1 - taker_team
     gained[team] += held  # held points go to the winner of the deal after the litige
-    return (gained[0], gained[1]), 0, team
+    return (gained[0], gained[1]), 0
 
 
 def held_before(deals: tuple[Deal, ...] | list[Deal], house: HouseRules) -> int:
     """The points a litige holds before the next deal."""
     held = 0
     for deal in deals:
-        _gained, held, _won = deal_gains(deal, house, held)
+        _gained, held = deal_gains(deal.taker, deal.outcome(house), held)
     return held
 
 

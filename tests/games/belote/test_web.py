@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from referee.events.concours import rank
 from referee.events.eventfile import parse_event
 from referee.services import events as service
+from tests.web.conftest import new_game as web_new_game
 from tests.web.test_concours import create, fresh, page, version
 from tests.web.test_sheets import pdf_text
 
@@ -26,11 +27,8 @@ FOUR = ["Ana", "Bruno", "Chloé", "Driss"]
 
 
 def new_game(client: FlaskClient, **more: str) -> str:
-    form = {"game": "belote", "first_dealer": "0", "currency": "EUR", **more}
-    form.update({f"player{seat}": name for seat, name in enumerate(FOUR)})
-    created = client.post("/new", data=form)
-    assert created.status_code == 302, created.get_data(as_text=True)
-    return str(created.headers["Location"]).removeprefix("/g/")
+    """A belote game of the four through the new-game form (tests/web/conftest.py's)."""
+    return web_new_game(client, "belote", FOUR, **more)
 
 
 def deal(client: FlaskClient, token: str, **fields: str) -> int:
