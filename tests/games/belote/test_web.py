@@ -11,14 +11,17 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.app import create_app
 from referee.events.concours import rank
 from referee.events.eventfile import parse_event
 from referee.services import events as service
+from referee.services.backup import backup, restore
 from tests.web.conftest import new_game as web_new_game
 from tests.web.test_concours import create, fresh, page, version
 from tests.web.test_sheets import pdf_text
@@ -319,3 +322,50 @@ def test_a_concours_states_its_game_s_house_rules_and_every_table_plays_by_them(
     text = refused.get_data(as_text=True)
     assert "300" in text
     assert '<details class="game-rules" open>' in text
+
+
+def test_a_backup_restores_a_concours_de_coinche_and_its_tables_games_exactly(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """Everything belote stores (a concours's house rules, its tables' games with a
+    litige waiting, a game of its own) comes back from a backup into an empty
+    database: the same export, the same pages."""
+    client.get("/lang/fr?next=/")
+    rules = {"rule_belote_variant": "coinche", "rule_belote_litige": "dedans"}
+    token, event = create(app, client, game="belote", length="4", **rules)
+    client.post(f"/e/{token}/draw", data={"version": version(client, event.view_token)})
+    table = next(t for t in fresh(app, event.id).tables if t.round == 1)
+    assert table.game_row is not None
+    playing = table.game_row.token
+    bid = {"take": "0", "trump": "hearts", "bid": "100", "coinche": "coinche", "points": "90"}
+    assert deal(client, playing, **bid) == 302
+    own = new_game(client)
+    assert deal(client, own, take="1", trump="clubs", points="81") == 302  # a litige
+    paths = [
+        f"/e/{token}/export.json",
+        f"/ev/{event.view_token}",
+        f"/g/{playing}",
+        f"/g/{own}",
+        f"/g/{own}/export.json",
+    ]
+    before = {path: page(client, path) for path in paths}
+    with app.app_context():
+        written = backup(tmp_path / "b")
+    assert written.events == 1
+    other = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'restored.sqlite3'}",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    with other.app_context():
+        report = restore(tmp_path / "b")
+    assert report.skipped == []
+    browser = other.test_client(use_cookies=True)
+    browser.get("/lang/fr?next=/")
+    keys = re.compile(r'(name="(?:key|csrf_token)" value=")[^"]*"')
+    for path, text in before.items():
+        assert keys.sub(r"\1", page(browser, path)) == keys.sub(r"\1", text), path
+    assert "81 points en litige" in before[f"/g/{own}"]
